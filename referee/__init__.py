@@ -1,0 +1,3 @@
+"""referee: an event-sourced referee service for horse-racing games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,59 @@
+"""The HTTP API: flask-smorest blueprints, one per noun, and JSON errors everywhere."""
+
+from flask import Flask, jsonify
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from ..engine.errors import RefereeError
+from . import games, rulesets
+
+STATUS_CODES = {
+    400: "request/invalid",
+    401: "auth/unauthorized",
+    403: "auth/forbidden",
+    404: "not_found",
+    405: "request/method_not_allowed",
+    413: "request/too_large",
+    415: "request/unsupported_media_type",
+}
+
+
+class RefereeApi(Api):
+    """flask-smorest's Api with the referee's error shape."""
+
+    def handle_http_exception(self, error: HTTPException):
+        """Every HTTP error as {"error": {"code", "message", "details"}}."""
+        status = error.code or 500
+        messages = (getattr(error, "data", None) or {}).get("messages")
+        if messages:
+            return _error(400, "request/invalid", _first_message(messages), {"fields": messages})
+        code = STATUS_CODES.get(status, "server/error")
+        message = error.description if status < 500 else "internal error"
+        return _error(status, code, message, {})
+
+
+def _first_message(messages: dict) -> str:
+    """The first field error, named by its path (`players.0: Shorter than ...`)."""
+    path: list[str] = []
+    node: object = messages
+    while isinstance(node, dict) and node:
+        key = next(iter(node))
+        path.append(str(key))
+        node = node[key]
+    text = node[0] if isinstance(node, list) and node else str(node)
+    fields = [p for p in path if p not in ("json", "query", "headers", "_schema")]
+    return f"{'.'.join(fields)}: {text}" if fields else str(text)
+
+
+def _error(status: int, code: str, message: str, details: dict):
+    return jsonify({"error": {"code": code, "message": message, "details": details}}), status
+
+
+def init_app(app: Flask) -> None:
+    """Attach the API and its blueprints to the app."""
+    api = RefereeApi(app)
+    api.register_blueprint(games.bp)
+    api.register_blueprint(rulesets.bp)
+    app.register_error_handler(
+        RefereeError, lambda e: _error(e.status, e.code, e.message, e.details)
+    )

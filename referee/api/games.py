@@ -1,0 +1,111 @@
+"""Games: create, view, command, stream events, export the log."""
+
+from flask import Response, current_app, request
+from flask_smorest import Blueprint
+
+from schemas import (
+    CommandResultSchema,
+    CommandSchema,
+    ErrorResponseSchema,
+    EventsQuerySchema,
+    EventStreamSchema,
+    GameCreatedSchema,
+    GameCreateSchema,
+    GameViewSchema,
+)
+
+from ..engine.canonical import canonical
+from ..engine.errors import BadRequest, Unauthorized
+from ..service import Referee
+
+bp = Blueprint("games", __name__, url_prefix="/games", description="Games and their event logs.")
+ERRORS = (400, 401, 403, 404, 409, 422)
+
+
+def referee() -> Referee:
+    """The app's Referee service."""
+    return current_app.extensions["referee"]
+
+
+def bearer_token() -> str | None:
+    """The token from `Authorization: Bearer ...`, or None for a spectator."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("auth/malformed", "use the header 'Authorization: Bearer <token>'", {})
+    return token.strip()
+
+
+def idempotency_key() -> str | None:
+    """The Idempotency-Key header: 1-200 printable ASCII characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (0 < len(key) <= 200 and key.isascii() and key.isprintable()):
+        raise BadRequest(
+            "request/invalid",
+            "Idempotency-Key must be 1-200 printable ASCII characters",
+            {"field": "Idempotency-Key"},
+        )
+    return key
+
+
+def _document_errors(view):
+    for status in ERRORS:
+        view = bp.alt_response(status, schema=ErrorResponseSchema)(view)
+    return view
+
+
+@bp.route("", methods=["POST"])
+@bp.arguments(GameCreateSchema, error_status_code=400)
+@bp.response(201, GameCreatedSchema)
+@_document_errors
+def create_game(body):
+    """Create a game; the seed's hash is published, the seed kept until the end."""
+    return referee().create_game(
+        body["ruleset"], body["players"], body["options"], body.get("seed")
+    )
+
+
+@bp.route("/<game_id>")
+@bp.response(200, GameViewSchema)
+@_document_errors
+def get_game(game_id: str):
+    """The game as the caller (seat, moderator or spectator) may see it."""
+    viewer = referee().viewer(game_id, bearer_token())
+    return referee().view(game_id, viewer)
+
+
+@bp.route("/<game_id>/commands", methods=["POST"])
+@bp.arguments(CommandSchema, error_status_code=400)
+@bp.response(201, CommandResultSchema)
+@_document_errors
+def post_command(body, game_id: str):
+    """Send a command (Idempotency-Key makes a resend safe); nothing is appended on error."""
+    viewer = referee().viewer(game_id, bearer_token())
+    key = idempotency_key()
+    expected = body.pop("expected_version", None)
+    status, result = referee().command(
+        game_id, viewer, body, expected_version=expected, idempotency_key=key
+    )
+    return result, status
+
+
+@bp.route("/<game_id>/events")
+@bp.arguments(EventsQuerySchema, location="query", error_status_code=400)
+@bp.response(200, EventStreamSchema)
+@_document_errors
+def get_events(query, game_id: str):
+    """The events after seq `after`, redacted for the caller."""
+    viewer = referee().viewer(game_id, bearer_token())
+    return referee().events(game_id, viewer, after=query["after"])
+
+
+@bp.route("/<game_id>/log")
+@bp.response(200, content_type="application/x-ndjson")
+@_document_errors
+def get_log(game_id: str):
+    """The full JSONL log: for the moderator any time, for everyone once the game is over."""
+    viewer = referee().viewer(game_id, bearer_token())
+    lines = b"".join(canonical(e) + b"\n" for e in referee().log(game_id, viewer))
+    return Response(lines, mimetype="application/x-ndjson")

@@ -1,0 +1,46 @@
+"""GET /rulesets and /rulesets/{id}: what can be played and how to command it."""
+
+from types import ModuleType
+
+from flask_smorest import Blueprint
+
+from schemas import ErrorResponseSchema, RulesetSchema
+
+from ..engine import registry
+from ..engine.game import MODERATOR_COMMANDS
+
+bp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The rule sets served.")
+
+MODERATOR_SHAPES = {
+    "announce": {"description": "Post a public announcement.", "fields": {"text": "string"}},
+    "abandon": {"description": "Abandon the game.", "fields": {"reason": "string"}},
+}
+assert set(MODERATOR_SHAPES) == set(MODERATOR_COMMANDS)
+
+
+def describe(rules: ModuleType) -> dict:
+    """The public description of one ruleset."""
+    return {
+        "id": rules.NAME,
+        "version": rules.VERSION,
+        "min_players": rules.MIN_PLAYERS,
+        "max_players": rules.MAX_PLAYERS,
+        "options": rules.OPTIONS,
+        "commands": rules.COMMANDS,
+        "moderator_commands": MODERATOR_SHAPES,
+    }
+
+
+@bp.route("")
+@bp.response(200, RulesetSchema(many=True))
+def list_rulesets():
+    """Every ruleset the referee serves."""
+    return [describe(registry.get(name)) for name in registry.names()]
+
+
+@bp.route("/<ruleset_id>")
+@bp.response(200, RulesetSchema)
+@bp.alt_response(404, schema=ErrorResponseSchema)
+def get_ruleset(ruleset_id: str):
+    """One ruleset: players, options with defaults, command shapes."""
+    return describe(registry.get(ruleset_id))

@@ -1,0 +1,37 @@
+"""The Flask application factory."""
+
+import os
+from typing import Any
+
+from flask import Flask
+
+from . import api, games  # noqa: F401  (games registers the rulesets)
+from .service import Referee
+from .store import EventStore
+
+DEFAULTS: dict[str, Any] = {
+    "REFEREE_DB": "var/referee.db",
+    "SNAPSHOT_EVERY": 100,
+    "API_TITLE": "referee",
+    "API_VERSION": "1",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "MAX_CONTENT_LENGTH": 1 << 20,
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; REFEREE_DB (config or environment) names the SQLite file."""
+    app = Flask(__name__)
+    app.config.from_mapping(DEFAULTS)
+    if "REFEREE_DB" in os.environ:
+        app.config["REFEREE_DB"] = os.environ["REFEREE_DB"]
+    if test_config:
+        app.config.from_mapping(test_config)
+    store = EventStore(app.config["REFEREE_DB"])
+    app.extensions["referee"] = Referee(store, snapshot_every=app.config["SNAPSHOT_EVERY"])
+    api.init_app(app)
+    return app

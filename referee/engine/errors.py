@@ -1,0 +1,61 @@
+"""Errors with codes; each class carries the HTTP status a shell answers with."""
+
+from typing import Any
+
+
+class RefereeError(Exception):
+    """Base of every error a client can cause; `code` is namespaced (`rule/...`)."""
+
+    status = 400
+    default_code = "request/invalid"
+
+    def __init__(self, code: str | None, message: str, details: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.code = code or self.default_code
+        self.message = message
+        self.details = details or {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON body every shell returns for this error."""
+        return {"error": {"code": self.code, "message": self.message, "details": self.details}}
+
+
+class BadRequest(RefereeError):
+    """The request is malformed: a field is missing, of the wrong type or out of range."""
+
+    status = 400
+
+
+class Unauthorized(RefereeError):
+    """No valid token was presented."""
+
+    status = 401
+    default_code = "auth/unauthorized"
+
+
+class Forbidden(RefereeError):
+    """The token is valid but may not do this."""
+
+    status = 403
+    default_code = "auth/forbidden"
+
+
+class NotFound(RefereeError):
+    """No such game, ruleset or resource."""
+
+    status = 404
+    default_code = "not_found"
+
+
+class Conflict(RefereeError):
+    """The game moved on since the version the client saw."""
+
+    status = 409
+    default_code = "store/version_conflict"
+
+
+class RuleViolation(RefereeError):
+    """Well-formed, but the rules do not allow it now."""
+
+    status = 422
+    default_code = "rule/violation"

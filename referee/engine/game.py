@@ -1,0 +1,247 @@
+"""The game lifecycle: create, execute a command, fold the log, and views.
+
+A record is an event as the engine emits it: seq, type, actor, visibility,
+payload, command (on the first event of each command's batch), salt (on events
+not shown to everyone) and state_hash (of the whole state after the event).
+The store adds recorded_at, prev_hash and hash.
+"""
+
+from types import ModuleType
+from typing import Any
+
+from . import registry
+from .canonical import digest
+from .errors import BadRequest, RuleViolation
+from .events import MODERATOR, PUBLIC, REFEREE, Event, may_see
+from .rng import Rng, commitment
+
+State = dict[str, Any]
+Record = dict[str, Any]
+Actor = int | str
+
+ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
+MODERATOR_COMMANDS = ("announce", "abandon")
+
+
+def rules_of(state: State) -> ModuleType:
+    """The ruleset module a game state belongs to."""
+    return registry.get(state["ruleset"])
+
+
+def resolve_options(rules: ModuleType, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The ruleset's defaults overlaid with the given options, checked by the ruleset."""
+    options = dict(options or {})
+    unknown = sorted(set(options) - set(rules.OPTIONS))
+    if unknown:
+        raise BadRequest(
+            "options/unknown",
+            f"unknown option {unknown[0]!r} for {rules.NAME}",
+            {"field": f"options.{unknown[0]}", "known": sorted(rules.OPTIONS)},
+        )
+    resolved = {**rules.OPTIONS, **options}
+    check = getattr(rules, "check_options", None)
+    if check is not None:
+        check(resolved)
+    return resolved
+
+
+def check_players(rules: ModuleType, players: list[str]) -> None:
+    """The number of players must fit the ruleset."""
+    if not rules.MIN_PLAYERS <= len(players) <= rules.MAX_PLAYERS:
+        span = f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}"
+        if rules.MIN_PLAYERS == rules.MAX_PLAYERS:
+            span = str(rules.MIN_PLAYERS)
+        raise BadRequest(
+            "players/count",
+            f"{rules.NAME} is played by {span} players, not {len(players)}",
+            {"field": "players", "min": rules.MIN_PLAYERS, "max": rules.MAX_PLAYERS},
+        )
+
+
+def create(
+    ruleset_id: str, players: list[str], options: dict[str, Any] | None, seed: str
+) -> list[Record]:
+    """The opening records of a game: GameCreated, then the ruleset's setup events."""
+    rules = registry.get(ruleset_id)
+    check_players(rules, players)
+    created = {
+        "type": "GameCreated",
+        "visibility": PUBLIC,
+        "payload": {
+            "ruleset": rules.NAME,
+            "ruleset_version": rules.VERSION,
+            "players": list(players),
+            "options": resolve_options(rules, options),
+            "seed_commitment": commitment(seed),
+        },
+    }
+    records, state = _append([], None, [created], MODERATOR, None, seed)
+    setup_events = rules.setup(state["rules"], Rng(seed))
+    records, _ = _append(records, state, setup_events, REFEREE, None, seed)
+    return records
+
+
+def execute(state: State, actor: Actor, command: dict[str, Any], seed: str) -> list[Record]:
+    """The records one command adds, or a RefereeError; the state is not changed."""
+    # game over: nothing more is accepted
+    if state["status"] != ACTIVE:
+        raise RuleViolation("game/over", f"the game is {state['status']}", {})
+    if actor == MODERATOR:
+        events = _moderator_events(command)
+    else:
+        events = rules_of(state).decide(state["rules"], actor, command, Rng(seed))
+    records, after = _append([], state, events, actor, command, seed)
+    return records + _closing_records(after, seed)
+
+
+def _moderator_events(command: dict[str, Any]) -> list[Event]:
+    kind = command.get("type")
+    if kind == "announce":
+        text = _text_field(command, "text")
+        return [{"type": "AnnouncementPosted", "visibility": PUBLIC, "payload": {"text": text}}]
+    if kind == "abandon":
+        reason = _text_field(command, "reason")
+        return [{"type": "GameAbandoned", "visibility": PUBLIC, "payload": {"reason": reason}}]
+    raise BadRequest(
+        "command/unknown",
+        f"unknown moderator command {kind!r}",
+        {"field": "type", "known": list(MODERATOR_COMMANDS)},
+    )
+
+
+def _text_field(command: dict[str, Any], field: str) -> str:
+    value = command.get(field)
+    if not isinstance(value, str) or not value.strip() or len(value) > 4000:
+        raise BadRequest(
+            "command/invalid", f"{field} must be text of 1-4000 characters", {"field": field}
+        )
+    return value
+
+
+def _closing_records(state: State, seed: str) -> list[Record]:
+    """GameEnded when the rules report an outcome, and SeedRevealed once play stops."""
+    events: list[Event] = []
+    if state["status"] == ACTIVE:
+        result = rules_of(state).outcome(state["rules"])
+        if result is None:
+            return []
+        events.append({"type": "GameEnded", "visibility": PUBLIC, "payload": {"outcome": result}})
+    events.append({"type": "SeedRevealed", "visibility": PUBLIC, "payload": {"seed": seed}})
+    records, _ = _append([], state, events, REFEREE, None, seed)
+    return records
+
+
+def _append(
+    records: list[Record],
+    state: State | None,
+    events: list[Event],
+    actor: Actor,
+    command: dict[str, Any] | None,
+    seed: str,
+) -> tuple[list[Record], State]:
+    """Number, salt, apply and hash each event in turn."""
+    records = list(records)
+    for index, ev in enumerate(events):
+        seq = (state["seq"] if state else 0) + 1
+        visibility = ev.get("visibility", PUBLIC)
+        record = {
+            "seq": seq,
+            "type": ev["type"],
+            "actor": actor,
+            "visibility": visibility,
+            "payload": ev.get("payload", {}),
+            "command": command if index == 0 else None,
+            "salt": None if visibility == PUBLIC else Rng(seed).hex(f"salt/{seq}"),
+        }
+        state = apply(state, record)
+        record["state_hash"] = digest(state)
+        records.append(record)
+    assert state is not None
+    return records, state
+
+
+def apply(state: State | None, record: Record) -> State:
+    """The state after one record: engine events here, rule events by the ruleset."""
+    kind = record["type"]
+    if kind == "GameCreated":
+        return _created(record)
+    assert state is not None, "the first event of a game must be GameCreated"
+    state = dict(state)
+    state["seq"] = record["seq"]
+    if kind == "GameEnded":
+        state["status"], state["outcome"] = FINISHED, record["payload"]["outcome"]
+    elif kind == "GameAbandoned":
+        state["status"] = ABANDONED
+    elif kind == "SeedRevealed":
+        state["seed"] = record["payload"]["seed"]
+    elif kind != "AnnouncementPosted":
+        state["rules"] = rules_of(state).apply(state["rules"], record)
+    return state
+
+
+def _created(record: Record) -> State:
+    p = record["payload"]
+    rules = registry.get(p["ruleset"])
+    return {
+        "ruleset": p["ruleset"],
+        "ruleset_version": p["ruleset_version"],
+        "players": p["players"],
+        "options": p["options"],
+        "seed_commitment": p["seed_commitment"],
+        "status": ACTIVE,
+        "seq": record["seq"],
+        "rules": rules.initial(p["players"], p["options"]),
+        "outcome": None,
+        "seed": None,
+    }
+
+
+def fold(records: list[Record], state: State | None = None) -> State:
+    """The state after a run of records, from an earlier state or from nothing."""
+    for record in records:
+        state = apply(state, record)
+    if state is None:
+        raise ValueError("cannot fold an empty log")
+    return state
+
+
+def is_over(state: State) -> bool:
+    """Whether play has stopped (finished or abandoned): then everything is public."""
+    return state["status"] != ACTIVE
+
+
+def view(state: State, viewer: Actor | None) -> dict[str, Any]:
+    """What a viewer (seat, moderator, or None for a spectator) may know of a game."""
+    rules = rules_of(state)
+    over = is_over(state)
+    seen_as = MODERATOR if over else viewer
+    active = [] if over else rules.to_move(state["rules"])
+    legal = rules.legal(state["rules"], viewer) if isinstance(viewer, int) and not over else []
+    return {
+        "ruleset": state["ruleset"],
+        "ruleset_version": state["ruleset_version"],
+        "players": state["players"],
+        "options": state["options"],
+        "status": state["status"],
+        "version": state["seq"],
+        "to_move": active,
+        "state": rules.view(state["rules"], seen_as),
+        "legal": legal,
+        "outcome": state["outcome"],
+        "seed_commitment": state["seed_commitment"],
+        "seed": state["seed"],
+    }
+
+
+REDACTED_KEYS = ("seq", "type", "actor", "visibility", "recorded_at", "prev_hash", "hash")
+
+
+def redact(record: Record, viewer: Actor | None, over: bool) -> Record:
+    """A record as a viewer may see it; state hashes are withheld until play stops."""
+    if over or viewer == MODERATOR:
+        return record
+    if may_see(record["visibility"], viewer):
+        return {k: v for k, v in record.items() if k != "state_hash"}
+    shown = {k: record[k] for k in REDACTED_KEYS if k in record}
+    shown["redacted"] = True
+    return shown

@@ -1,0 +1,38 @@
+"""The registry of rulesets, keyed by ruleset id."""
+
+from types import ModuleType
+
+from .errors import NotFound
+
+_RULESETS: dict[str, ModuleType] = {}
+
+REQUIRED = (
+    "NAME", "VERSION", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "COMMANDS",
+    "initial", "setup", "legal", "decide", "apply", "view", "outcome", "to_move",
+)
+
+
+def register(module: ModuleType) -> ModuleType:
+    """Add a ruleset module; it must define the whole contract."""
+    missing = [name for name in REQUIRED if not hasattr(module, name)]
+    if missing:
+        raise TypeError(f"ruleset {module.__name__} lacks {', '.join(missing)}")
+    _RULESETS[module.NAME] = module
+    return module
+
+
+def get(ruleset_id: str) -> ModuleType:
+    """The ruleset module for an id, or NotFound."""
+    try:
+        return _RULESETS[ruleset_id]
+    except KeyError:
+        raise NotFound(
+            "ruleset/unknown",
+            f"unknown ruleset {ruleset_id!r}",
+            {"ruleset": ruleset_id, "known": sorted(_RULESETS)},
+        ) from None
+
+
+def names() -> list[str]:
+    """Every registered ruleset id, sorted."""
+    return sorted(_RULESETS)

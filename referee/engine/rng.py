@@ -1,0 +1,92 @@
+"""The provably fair random generator (specified in docs/fairness.md).
+
+Every draw is a function of the game's secret seed and a label that names the use,
+so a revealed seed lets anyone re-derive every outcome in any language:
+
+    block(label, i) = HMAC-SHA256(key=seed, msg=UTF-8(label) + b"#" + ASCII(i))
+
+The blocks of one label, i = 0, 1, 2 ..., form its byte stream. Integers are read
+from it as 8-byte big-endian words with rejection sampling.
+"""
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+_WORD = 8
+_SPAN = 1 << 64
+
+
+def seed_bytes(seed: str) -> bytes:
+    """The bytes a seed string stands for: its UTF-8 encoding."""
+    return seed.encode("utf-8")
+
+
+def commitment(seed: str) -> str:
+    """The published commitment to a seed: hex SHA-256 of its bytes."""
+    return hashlib.sha256(seed_bytes(seed)).hexdigest()
+
+
+class Stream:
+    """The byte stream of one label, read 8 bytes at a time."""
+
+    def __init__(self, key: bytes, label: str) -> None:
+        self._blocks = _blocks(key, label)
+        self._buffer = b""
+
+    def word(self) -> int:
+        """The next unsigned 64-bit big-endian word."""
+        while len(self._buffer) < _WORD:
+            self._buffer += next(self._blocks)
+        chunk, self._buffer = self._buffer[:_WORD], self._buffer[_WORD:]
+        return int.from_bytes(chunk, "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection sampling."""
+        if n < 1:
+            raise ValueError("below() needs n >= 1")
+        limit = _SPAN - _SPAN % n
+        while True:
+            x = self.word()
+            if x < limit:
+                return x % n
+
+
+def _blocks(key: bytes, label: str) -> Iterator[bytes]:
+    counter = 0
+    prefix = label.encode("utf-8") + b"#"
+    while True:
+        yield hmac.new(key, prefix + str(counter).encode("ascii"), hashlib.sha256).digest()
+        counter += 1
+
+
+class Rng:
+    """Labelled draws from a game's seed. A label must be used once per game."""
+
+    def __init__(self, seed: str) -> None:
+        self._key = seed_bytes(seed)
+
+    def stream(self, label: str) -> Stream:
+        """The stream for one labelled use."""
+        return Stream(self._key, label)
+
+    def below(self, label: str, n: int) -> int:
+        """One uniform integer in [0, n)."""
+        return self.stream(label).below(n)
+
+    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
+        """A shuffled copy: Fisher-Yates from the last index down, j = below(i + 1)."""
+        out = list(items)
+        stream = self.stream(label)
+        for i in range(len(out) - 1, 0, -1):
+            j = stream.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def hex(self, label: str, nbytes: int = 16) -> str:
+        """The first nbytes of a label's stream, as hex (used for salts)."""
+        return hmac.new(self._key, label.encode("utf-8") + b"#0", hashlib.sha256).digest()[
+            :nbytes
+        ].hex()

@@ -1,0 +1,1 @@
+"""Placeholder until the dark-horse ruleset lands."""

@@ -1,0 +1,163 @@
+"""The shell around the pure core: load events -> fold -> one pure call -> append."""
+
+import secrets
+from typing import Any
+
+from .engine import game
+from .engine.canonical import digest
+from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
+from .engine.events import MODERATOR
+from .store import EventStore, IdempotentReplay
+
+Viewer = int | str | None
+RETRIES = 3
+
+
+def role_name(viewer: Viewer) -> str:
+    """How a viewer is written in the token and idempotency tables."""
+    return str(viewer)
+
+
+def viewer_of(role: str) -> int | str:
+    """The viewer a stored role stands for: a seat number or `moderator`."""
+    return int(role) if role.isdigit() else role
+
+
+class Referee:
+    """Games on an event store: create, read, command, stream."""
+
+    def __init__(self, store: EventStore, *, snapshot_every: int = 100) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+
+    def create_game(
+        self, ruleset: str, players: list[str], options: dict[str, Any], seed: str | None = None
+    ) -> dict[str, Any]:
+        """A new game with fresh tokens; the seed is kept secret, its hash published."""
+        seed = seed if seed is not None else secrets.token_hex(32)
+        records = game.create(ruleset, players, options, seed)
+        game_id = secrets.token_hex(8)
+        tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
+        tokens.update({role_name(s): secrets.token_urlsafe(24) for s in range(len(players))})
+        self.store.create_game(game_id, ruleset, seed, records, tokens)
+        return {
+            "game_id": game_id,
+            "moderator_token": tokens[MODERATOR],
+            "seats": [
+                {"seat": s, "name": name, "token": tokens[role_name(s)]}
+                for s, name in enumerate(players)
+            ],
+            "seed_commitment": records[0]["payload"]["seed_commitment"],
+            "version": records[-1]["seq"],
+        }
+
+    def viewer(self, game_id: str, token: str | None) -> Viewer:
+        """The seat or moderator a bearer token stands for in this game; None without one."""
+        if token is None:
+            self.store.version(game_id)  # 404 for an unknown game before anything else
+            return None
+        found = self.store.role(token)
+        if found is None:
+            raise Unauthorized("auth/invalid_token", "the token is not valid", {})
+        if found[0] != game_id:
+            raise Forbidden("auth/wrong_game", "the token belongs to another game", {})
+        return viewer_of(found[1])
+
+    def state(self, game_id: str) -> game.State:
+        """The current state: the newest trusted snapshot plus the events after it."""
+        start, state = self._snapshot(game_id)
+        records = self.store.events(game_id, after=start)
+        if not records:
+            if state is None:
+                self.store.version(game_id)
+            return state
+        return game.fold(records, state)
+
+    def _snapshot(self, game_id: str) -> tuple[int, game.State | None]:
+        cached = self.store.latest_snapshot(game_id)
+        if cached is None:
+            return 0, None
+        seq, state, state_hash = cached
+        if digest(state) != state_hash or self.store.state_hash_at(game_id, seq) != state_hash:
+            return 0, None  # a snapshot that disagrees with the log is never trusted
+        return seq, state
+
+    def view(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
+        """What this viewer may know of the game now."""
+        return {"game_id": game_id, **game.view(self.state(game_id), viewer)}
+
+    def command(
+        self,
+        game_id: str,
+        viewer: Viewer,
+        command: dict[str, Any],
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> tuple[int, dict[str, Any]]:
+        """Run one command; returns (status, body). Nothing is appended on any error."""
+        if viewer is None:
+            raise Unauthorized("auth/required", "send a seat's or the moderator's token", {})
+        request = digest({"command": command, "expected_version": expected_version})
+        role = role_name(viewer)
+        try:
+            if idempotency_key is not None:
+                self.store.check_idempotency(game_id, role, idempotency_key, request)
+            return self._run(game_id, viewer, command, expected_version, idempotency_key, request)
+        except IdempotentReplay as replay:
+            return replay.status, replay.response
+
+    def _run(self, game_id, viewer, command, expected_version, key, request):
+        seed = self.store.seed(game_id)
+        for attempt in range(RETRIES):
+            state = self.state(game_id)
+            if expected_version is not None and expected_version != state["seq"]:
+                raise Conflict(
+                    "store/version_conflict",
+                    f"the game is at version {state['seq']}, not {expected_version}",
+                    {"expected_version": expected_version, "version": state["seq"]},
+                )
+            records = game.execute(state, viewer, command, seed)
+            after = game.fold(records, state)
+            respond = _responder(viewer, game.is_over(after))
+            idem = (role_name(viewer), key, request, respond) if key else None
+            try:
+                events = self.store.append(game_id, state["seq"], records, idempotency=idem)
+            except Conflict:
+                if expected_version is not None or attempt == RETRIES - 1:
+                    raise
+                continue
+            self._maybe_snapshot(game_id, state["seq"], after)
+            return respond(events)
+        raise AssertionError("unreachable")
+
+    def _maybe_snapshot(self, game_id: str, before: int, after: game.State) -> None:
+        every = self.snapshot_every
+        if every and after["seq"] // every > before // every:
+            self.store.save_snapshot(game_id, after["seq"], after, digest(after))
+
+    def events(self, game_id: str, viewer: Viewer, *, after: int = 0) -> dict[str, Any]:
+        """The event stream after seq `after`, redacted for this viewer."""
+        over = game.is_over(self.state(game_id))
+        events = self.store.events(game_id, after=after)
+        shown = [game.redact(e, viewer, over) for e in events]
+        return {"game_id": game_id, "events": shown, "version": self.store.version(game_id)}
+
+    def log(self, game_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+        """The full log: to the moderator at any time, to everyone once play has stopped."""
+        if viewer != MODERATOR and not game.is_over(self.state(game_id)):
+            raise Forbidden(
+                "log/not_yet", "the full log is public once the game is over", {}
+            )
+        return self.store.events(game_id)
+
+
+def _responder(viewer: Viewer, over: bool):
+    def respond(events: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+        shown = [game.redact(e, viewer, over) for e in events]
+        return 201, {"events": shown, "version": events[-1]["seq"]}
+
+    return respond
+
+
+__all__ = ["Referee", "RuleViolation"]

@@ -1,0 +1,248 @@
+"""The event store on a SQLite file: append with an expected version, read, and cache."""
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from ..engine.canonical import canonical
+from ..engine.chain import GENESIS, seal
+from ..engine.errors import Conflict, NotFound
+from . import schema
+
+Event = dict[str, Any]
+JSON_COLUMNS = ("visibility", "payload", "command")
+COLUMN_LIST = ", ".join(schema.COLUMNS)
+
+
+def wall_clock() -> str:
+    """The current UTC time, ISO 8601 with microseconds."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def token_hash(token: str) -> str:
+    """Tokens are stored only as their SHA-256."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class IdempotentReplay(Exception):
+    """The command was already recorded under this idempotency key."""
+
+    def __init__(self, status: int, response: Any) -> None:
+        super().__init__("idempotent replay")
+        self.status, self.response = status, response
+
+
+class EventStore:
+    """Append-only, hash-chained events per game, in one SQLite file."""
+
+    def __init__(self, path: str | Path, *, clock: Callable[[], str] = wall_clock) -> None:
+        self.path = str(path)
+        self.clock = clock
+        self._local = threading.local()
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        schema.create(self.db)
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """This thread's connection (sqlite3 connections stay in their thread)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            db = self._local.db = sqlite_utils.Database(conn)
+        return db
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    # --- writing -------------------------------------------------------------------
+
+    def create_game(
+        self, game_id: str, ruleset: str, seed: str, records: list[Event], tokens: dict[str, str]
+    ) -> list[Event]:
+        """Store a new game, its secret seed, its token hashes and its opening events."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
+                (game_id, ruleset, seed, self.clock()),
+            )
+            conn.executemany(
+                "INSERT INTO tokens (token_hash, game_id, role, active) VALUES (?, ?, ?, 1)",
+                [(token_hash(tok), game_id, role) for role, tok in tokens.items()],
+            )
+            return self._insert(conn, game_id, 0, GENESIS, records)
+
+    def append(
+        self,
+        game_id: str,
+        expected: int,
+        records: list[Event],
+        *,
+        idempotency: tuple[str, str, str, Callable[[list[Event]], tuple[int, Any]]] | None = None,
+    ) -> list[Event]:
+        """Append records after seq `expected`, or raise Conflict if the game moved on.
+
+        With `idempotency` = (role, key, request digest, respond), the response made
+        by `respond(events)` is stored in the same transaction under that key.
+        """
+        try:
+            with self.transaction() as conn:
+                last, prev = self._last(conn, game_id)
+                if last != expected:
+                    raise Conflict(
+                        "store/version_conflict",
+                        f"the game is at version {last}, not {expected}; fetch it and resend",
+                        {"expected_version": expected, "version": last},
+                    )
+                events = self._insert(conn, game_id, last, prev, records)
+                if idempotency:
+                    self._remember(conn, game_id, idempotency, events)
+                return events
+        except sqlite3.IntegrityError as exc:
+            if idempotency:
+                self.check_idempotency(game_id, idempotency[0], idempotency[1], idempotency[2])
+            raise Conflict(
+                "store/version_conflict", "another command was recorded first; fetch and resend",
+                {"expected_version": expected},
+            ) from exc
+
+    def _insert(
+        self, conn: sqlite3.Connection, game_id: str, last: int, prev: str, records: list[Event]
+    ) -> list[Event]:
+        events = []
+        for offset, record in enumerate(records, start=1):
+            if record["seq"] != last + offset:
+                raise Conflict("store/seq_gap", f"seq {record['seq']} does not follow {last}", {})
+            event = seal(record, game_id, prev, self.clock())
+            conn.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _row(event)
+            )
+            events.append(event)
+            prev = event["hash"]
+        return events
+
+    def _remember(self, conn: sqlite3.Connection, game_id: str, idem: tuple, events: list) -> None:
+        role, key, request, respond = idem
+        status, response = respond(events)
+        conn.execute(
+            "INSERT INTO idempotency VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, role, key, request, status, json.dumps(response)),
+        )
+
+    def check_idempotency(self, game_id: str, role: str, key: str, request: str) -> None:
+        """Raise IdempotentReplay if this key was used; Conflict if with another request."""
+        row = self.db.execute(
+            "SELECT request, status, response FROM idempotency"
+            " WHERE game_id = ? AND role = ? AND key = ?",
+            (game_id, role, key),
+        ).fetchone()
+        if row is None:
+            return
+        if row[0] != request:
+            raise Conflict(
+                "idempotency/key_reused",
+                "this Idempotency-Key was already used for a different command",
+                {"field": "Idempotency-Key"},
+            )
+        raise IdempotentReplay(row[1], json.loads(row[2]))
+
+    def save_snapshot(self, game_id: str, seq: int, state: Any, state_hash: str) -> None:
+        """Cache a folded state (a cache only: it is checked against the log on read)."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)",
+            (game_id, seq, canonical(state).decode("utf-8"), state_hash),
+        )
+
+    # --- reading -------------------------------------------------------------------
+
+    def _last(self, conn: sqlite3.Connection, game_id: str) -> tuple[int, str]:
+        row = conn.execute(
+            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound("game/not_found", f"no game {game_id!r}", {"game_id": game_id})
+        return row[0], row[1]
+
+    def version(self, game_id: str) -> int:
+        """The last seq of a game."""
+        return self._last(self.db.conn, game_id)[0]
+
+    def events(self, game_id: str, *, after: int = 0) -> list[Event]:
+        """A game's events with seq > after, in order."""
+        cursor = self.db.execute(
+            f"SELECT {COLUMN_LIST} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+        )
+        return [_event(row) for row in cursor.fetchall()]
+
+    def state_hash_at(self, game_id: str, seq: int) -> str | None:
+        """The state hash the log records after event `seq`."""
+        row = self.db.execute(
+            "SELECT state_hash FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)
+        ).fetchone()
+        return row[0] if row else None
+
+    def latest_snapshot(self, game_id: str) -> tuple[int, Any, str] | None:
+        """The newest cached (seq, state, state_hash), if any."""
+        row = self.db.execute(
+            "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ?"
+            " ORDER BY seq DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        return (row[0], json.loads(row[1]), row[2]) if row else None
+
+    def seed(self, game_id: str) -> str:
+        """A game's secret seed (never shown before the game ends)."""
+        row = self.db.execute("SELECT seed FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise NotFound("game/not_found", f"no game {game_id!r}", {"game_id": game_id})
+        return row[0]
+
+    def role(self, token: str) -> tuple[str, str] | None:
+        """The (game_id, role) an active token grants, or None."""
+        row = self.db.execute(
+            "SELECT game_id, role FROM tokens WHERE token_hash = ? AND active = 1",
+            (token_hash(token),),
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def game_ids(self) -> list[str]:
+        """Every stored game id, oldest first."""
+        return [r[0] for r in self.db.execute("SELECT game_id FROM games ORDER BY rowid")]
+
+
+def _row(event: Event) -> tuple:
+    return (
+        event["game_id"], event["seq"], event["type"], json.dumps(event["actor"]),
+        canonical(event["visibility"]).decode(), canonical(event["payload"]).decode(),
+        None if event["command"] is None else canonical(event["command"]).decode(),
+        event["salt"], event["state_hash"], event["recorded_at"], event["prev_hash"],
+        event["hash"],
+    )
+
+
+def _event(row: tuple) -> Event:
+    event = dict(zip(schema.COLUMNS, row, strict=True))
+    event["actor"] = json.loads(event["actor"])
+    for column in JSON_COLUMNS:
+        if event[column] is not None:
+            event[column] = json.loads(event[column])
+    return event

@@ -1,0 +1,45 @@
+"""Tables, indexes and the triggers that keep the log append-only."""
+
+import sqlite_utils
+
+TRIGGERS = """
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
+"""
+
+
+def create(db: sqlite_utils.Database) -> None:
+    """Create every table the store needs, if missing."""
+    db["games"].create(
+        {"game_id": str, "ruleset": str, "seed": str, "created_at": str},
+        pk="game_id", if_not_exists=True,
+    )
+    db["events"].create(
+        {
+            "game_id": str, "seq": int, "type": str, "actor": str, "visibility": str,
+            "payload": str, "command": str, "salt": str, "state_hash": str,
+            "recorded_at": str, "prev_hash": str, "hash": str,
+        },
+        pk=("game_id", "seq"), not_null={"game_id", "seq", "type", "hash"},
+        if_not_exists=True,
+    )
+    db["tokens"].create(
+        {"token_hash": str, "game_id": str, "role": str, "active": int},
+        pk="token_hash", if_not_exists=True,
+    )
+    db["idempotency"].create(
+        {"game_id": str, "role": str, "key": str, "request": str, "status": int, "response": str},
+        pk=("game_id", "role", "key"), if_not_exists=True,
+    )
+    db["snapshots"].create(
+        {"game_id": str, "seq": int, "state": str, "state_hash": str},
+        pk=("game_id", "seq"), if_not_exists=True,
+    )
+    db.executescript(TRIGGERS)
+
+COLUMNS = (
+    "game_id", "seq", "type", "actor", "visibility", "payload", "command", "salt",
+    "state_hash", "recorded_at", "prev_hash", "hash",
+)

@@ -1,0 +1,133 @@
+"""Marshmallow schemas for every HTTP body, and the OpenAPI document built from them."""
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+NAME = validate.Length(min=1, max=40)
+
+
+class GameCreateSchema(Schema):
+    """POST /games: which ruleset, who plays, options, and optionally the seed."""
+
+    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    players = fields.List(
+        fields.String(validate=NAME), required=True, validate=validate.Length(min=1, max=12)
+    )
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = fields.String(validate=validate.Length(min=1, max=256))
+
+
+class SeatSchema(Schema):
+    """A seat with its player's name and bearer token."""
+
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String()
+
+
+class GameCreatedSchema(Schema):
+    """The answer to POST /games: tokens are shown once, here."""
+
+    game_id = fields.String()
+    moderator_token = fields.String()
+    seats = fields.List(fields.Nested(SeatSchema))
+    seed_commitment = fields.String()
+    version = fields.Integer()
+
+
+class CommandSchema(Schema):
+    """POST /games/{id}/commands: a command type, its fields, and an optional version check."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=0))
+
+
+class EventSchema(Schema):
+    """An event as the caller may see it (redacted events carry no payload)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    game_id = fields.String()
+    seq = fields.Integer()
+    type = fields.String()
+    actor = fields.Raw()
+    visibility = fields.Raw()
+    payload = fields.Dict()
+    command = fields.Dict(allow_none=True)
+    salt = fields.String(allow_none=True)
+    state_hash = fields.String()
+    recorded_at = fields.String()
+    prev_hash = fields.String()
+    hash = fields.String()
+    redacted = fields.Boolean()
+
+
+class CommandResultSchema(Schema):
+    """The events a command appended, as its sender may see them."""
+
+    events = fields.List(fields.Nested(EventSchema))
+    version = fields.Integer()
+
+
+class EventStreamSchema(Schema):
+    """GET /games/{id}/events."""
+
+    game_id = fields.String()
+    events = fields.List(fields.Nested(EventSchema))
+    version = fields.Integer()
+
+
+class EventsQuerySchema(Schema):
+    """?after=N: only events with seq > N."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class GameViewSchema(Schema):
+    """A viewer's view of a game."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    game_id = fields.String()
+    ruleset = fields.String()
+    ruleset_version = fields.String()
+    players = fields.List(fields.String())
+    options = fields.Dict()
+    status = fields.String()
+    version = fields.Integer()
+    to_move = fields.List(fields.Integer())
+    state = fields.Dict()
+    legal = fields.List(fields.Dict())
+    outcome = fields.Dict(allow_none=True)
+    seed_commitment = fields.String()
+    seed = fields.String(allow_none=True)
+
+
+class RulesetSchema(Schema):
+    """A ruleset: players, options with defaults, command shapes."""
+
+    id = fields.String()
+    version = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    options = fields.Dict()
+    commands = fields.Dict()
+    moderator_commands = fields.Dict()
+
+
+class ErrorBodySchema(Schema):
+    """code (namespaced), message, details."""
+
+    code = fields.String()
+    message = fields.String()
+    details = fields.Dict()
+
+
+class ErrorResponseSchema(Schema):
+    """Every error: {"error": {"code", "message", "details"}}."""
+
+    error = fields.Nested(ErrorBodySchema)
