@@ -31,12 +31,18 @@ class Referee:
         self.snapshot_every = snapshot_every
 
     def create_game(
-        self, ruleset: str, players: list[str], options: dict[str, Any], seed: str | None = None
+        self,
+        ruleset: str,
+        players: list[str],
+        options: dict[str, Any],
+        seed: str | None = None,
+        *,
+        game_id: str | None = None,
     ) -> dict[str, Any]:
         """A new game with fresh tokens; the seed is kept secret, its hash published."""
         seed = seed if seed is not None else secrets.token_hex(32)
         records = game.create(ruleset, players, options, seed)
-        game_id = secrets.token_hex(8)
+        game_id = game_id or secrets.token_hex(8)
         tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
         tokens.update({role_name(s): secrets.token_urlsafe(24) for s in range(len(players))})
         self.store.create_game(game_id, ruleset, seed, records, tokens)

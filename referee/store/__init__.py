@@ -6,7 +6,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +246,15 @@ def _event(row: tuple) -> Event:
         if event[column] is not None:
             event[column] = json.loads(event[column])
     return event
+
+
+class LogicalClock:
+    """A clock for simulations: a fixed start, one millisecond later at each reading."""
+
+    def __init__(self, start: datetime = datetime(2000, 1, 1, tzinfo=UTC)) -> None:
+        self._now = start
+
+    def __call__(self) -> str:
+        stamp = self._now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        self._now += timedelta(milliseconds=1)
+        return stamp

@@ -1,0 +1,136 @@
+"""The `referee` command: serve, bot-play, replay verify, replay show."""
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+from rich.progress import track
+
+from . import games  # noqa: F401  (registers the rulesets)
+from .engine import game, registry
+from .engine.errors import RefereeError
+from .engine.events import MODERATOR
+
+
+@click.group()
+@click.version_option(package_name="referee")
+def main() -> None:
+    """referee: an event-sourced referee for horse-racing games."""
+
+
+@main.command()
+@click.option("--host", default=lambda: os.environ.get("REFEREE_HOST", "127.0.0.1"),
+              show_default="127.0.0.1 or $REFEREE_HOST")
+@click.option("--port", type=int, default=lambda: int(os.environ.get("REFEREE_PORT", "5000")),
+              show_default="5000 or $REFEREE_PORT")
+@click.option("--db", default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
+              show_default="var/referee.db or $REFEREE_DB", help="SQLite file of the event store.")
+def serve(host: str, port: int, db: str) -> None:
+    """Serve the HTTP API on the embedded defaults."""
+    from .app import create_app
+
+    app = create_app({"REFEREE_DB": db})
+    click.echo(f"referee: store {db}; API on http://{host}:{port} (docs at /docs)")
+    app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+@main.command("bot-play")
+@click.argument("ruleset")
+@click.option("--games", "count", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--seed", default="0", show_default=True, help="Game i is seeded with SEED/i.")
+@click.option("--players", type=int, default=None, help="Players per game [ruleset minimum].")
+@click.option("--options", "options_json", default="{}", help="Game options as JSON.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory for the JSONL logs [var/bot-play/RULESET].")
+@click.option("--db", default=None, help="SQLite file to play in [a temporary file].")
+def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
+    """Random legal bots play COUNT games through the engine and store; one log per game."""
+    from replays.log import write
+
+    from .bots import play
+    from .service import Referee
+    from .store import EventStore, LogicalClock
+
+    rules = _ruleset_or_exit(ruleset)
+    seats = players or rules.MIN_PLAYERS
+    options = _json_or_exit(options_json, "--options")
+    out_dir = Path(out or f"var/bot-play/{ruleset}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(db or Path(tmp) / "bot-play.db", clock=LogicalClock())
+        referee = Referee(store)
+        names = [f"bot{s}" for s in range(seats)]
+        for i in track(range(count), description=f"{ruleset} x{count}", transient=True):
+            game_id = f"{ruleset}-{seed}-{i}"
+            try:
+                play(referee, ruleset, names, seed=f"{seed}/{i}", options=options, game_id=game_id)
+            except RefereeError as exc:
+                raise click.ClickException(f"{exc.code}: {exc.message}") from None
+            write(out_dir / f"{game_id}.jsonl", store.events(game_id))
+    click.echo(f"{count} {ruleset} games written to {out_dir}")
+
+
+@main.group()
+def replay() -> None:
+    """Check and inspect exported game logs, offline."""
+
+
+@replay.command("verify")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+def replay_verify(files) -> None:
+    """Verify logs: chain, seqs, state hashes, seed, every random outcome, the outcome."""
+    from replays.verify import verify_file
+
+    bad = 0
+    for path in files:
+        report = verify_file(path)
+        if report.valid:
+            note = f" ({'; '.join(report.notes)})" if report.notes else ""
+            click.echo(f"ok      {path}: {report.events} events{note}")
+        else:
+            bad += 1
+            click.echo(f"INVALID {path}: seq {report.seq}: {report.reason}")
+    click.echo(f"{len(files) - bad} valid, {bad} invalid")
+    sys.exit(1 if bad else 0)
+
+
+@replay.command("show")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--at", "at", type=click.IntRange(1), default=None, help="Seq [the last].")
+@click.option("--seat", type=int, default=None, help="Show this seat's view [the full state].")
+def replay_show(file, at, seat) -> None:
+    """The state (or a seat's view) after event AT."""
+    from replays.log import LogLineError, read
+
+    try:
+        events = read(file)
+    except LogLineError as exc:
+        raise click.ClickException(exc.reason) from None
+    at = at or len(events)
+    if at > len(events):
+        raise click.ClickException(f"the log has {len(events)} events, no seq {at}")
+    state = game.fold(events[:at])
+    if seat is not None and seat not in range(len(state["players"])):
+        raise click.ClickException(f"no seat {seat}: seats are 0-{len(state['players']) - 1}")
+    shown = game.view(state, MODERATOR if seat is None else seat)
+    click.echo(json.dumps(shown, indent=2, sort_keys=True))
+
+
+def _ruleset_or_exit(ruleset: str):
+    try:
+        return registry.get(ruleset)
+    except RefereeError as exc:
+        raise click.ClickException(f"{exc.message}; known: {', '.join(registry.names())}") from None
+
+
+def _json_or_exit(text: str, option: str) -> dict:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint=option) from None
+    if not isinstance(value, dict):
+        raise click.BadParameter("must be a JSON object", param_hint=option)
+    return value

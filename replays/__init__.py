@@ -1,0 +1,1 @@
+"""Replaying and verifying exported game logs, offline, without trusting the server."""
