@@ -45,7 +45,7 @@ def is_action(card: Any) -> bool:
 def _is_target(target: Any) -> bool:
     if not isinstance(target, dict) or len(target) != 1:
         return False
-    (key, value), = target.items()
+    ((key, value),) = target.items()
     return key in ("horse", "rank") and is_int(value) and value in HORSES
 
 
@@ -68,4 +68,6 @@ def move_events(line: list[int], action: Action, direction: str) -> list[Event]:
 def fall_off_events(line: list[int]) -> list[Event]:
     """Rider Fall Off: the 3rd horse drops to last; the horses behind it move up one."""
     horse = horse_at(line, RIDER_FALL_OFF_RANK)
-    return [event("HorseMoved", {"horse": horse, "from_rank": RIDER_FALL_OFF_RANK, "to_rank": RANKS})]
+    return [
+        event("HorseMoved", {"horse": horse, "from_rank": RIDER_FALL_OFF_RANK, "to_rank": RANKS})
+    ]

@@ -18,7 +18,9 @@ def check_options(options: dict[str, Any]) -> None:
     action cards; first_seat: a seat number (checked against the players in initial)."""
     points = options["rank_points"]
     if not isinstance(points, list) or len(points) != RANKS or not all(map(_is_points, points)):
-        raise invalid("rank_points", f"rank_points must list {RANKS} integers 0-{MAX_POINTS}, 1st first")
+        raise invalid(
+            "rank_points", f"rank_points must list {RANKS} integers 0-{MAX_POINTS}, 1st first"
+        )
     if options["deck"] is not None:
         _check_deck(options["deck"])
     first = options["first_seat"]
@@ -42,6 +44,7 @@ def _check_deck(deck: Any) -> None:
     for index, card in enumerate(deck):
         if not is_action(card):
             raise invalid(
-                "deck", f"deck card {index} is not an action card (see the house deck's format)",
+                "deck",
+                f"deck card {index} is not an action card (see the house deck's format)",
                 index=index,
             )

@@ -57,7 +57,11 @@ def _deal_betting_cards(state: State, rng: Rng) -> list[Event]:
     seats, each = state["seats"], BETTING_CARDS_PER_PLAYER[str(state["seats"])]
     cards = rng.shuffle("betting-cards", BETTING_CARDS)
     dealt = [
-        event("BettingCardsDealt", {"seat": s, "cards": sorted(cards[s * each : (s + 1) * each])}, to=[s])
+        event(
+            "BettingCardsDealt",
+            {"seat": s, "cards": sorted(cards[s * each : (s + 1) * each])},
+            to=[s],
+        )
         for s in range(seats)
     ]
     # the stack's order is secret: only the moderator sees it
@@ -68,10 +72,17 @@ def _deal_action_cards(state: State, rng: Rng) -> list[Event]:
     seats, each = state["seats"], state["hand_size"]
     cards = rng.shuffle("action-cards", list(range(len(state["action_cards"]))))
     dealt = [
-        event("ActionCardsDealt", {"seat": s, "cards": sorted(cards[s * each : (s + 1) * each])}, to=[s])
+        event(
+            "ActionCardsDealt",
+            {"seat": s, "cards": sorted(cards[s * each : (s + 1) * each])},
+            to=[s],
+        )
         for s in range(seats)
     ]
-    return [*dealt, event("ActionCardsSetAside", {"cards": sorted(cards[seats * each :])}, to=MODERATOR)]
+    return [
+        *dealt,
+        event("ActionCardsSetAside", {"cards": sorted(cards[seats * each :])}, to=MODERATOR),
+    ]
 
 
 def apply(state: State, ev: Event) -> State:
@@ -107,11 +118,17 @@ def _horse_card_placed(state: State, p: Payload) -> Payload:
 
 def _action_card_played(state: State, p: Payload) -> Payload:
     hand = _without(state["hands"][p["seat"]], p["card"])
-    return {"hands": _replace(state["hands"], p["seat"], hand), "played": [*state["played"], dict(p)]}
+    return {
+        "hands": _replace(state["hands"], p["seat"], hand),
+        "played": [*state["played"], copy.deepcopy(p)],
+    }
 
 
 def _dark_horse_token_taken(state: State, p: Payload) -> Payload:
-    return {"tokens": _replace(state["tokens"], p["seat"], True), "tokens_left": state["tokens_left"] - 1}
+    return {
+        "tokens": _replace(state["tokens"], p["seat"], True),
+        "tokens_left": state["tokens_left"] - 1,
+    }
 
 
 def _betting_card_discarded(state: State, p: Payload) -> Payload:
@@ -122,7 +139,10 @@ def _betting_card_discarded(state: State, p: Payload) -> Payload:
 
 def _betting_card_drawn(state: State, p: Payload) -> Payload:
     cards = [*state["betting_cards"][p["seat"]], p["horse"]]
-    changes = {**_seat_cards(state, "betting_cards", p, cards), "betting_stack": state["betting_stack"][1:]}
+    changes = {
+        **_seat_cards(state, "betting_cards", p, cards),
+        "betting_stack": state["betting_stack"][1:],
+    }
     return {**changes, "pending_discard": None}
 
 
@@ -138,7 +158,9 @@ _CHANGES: dict[str, Callable[[State, Payload], Payload]] = {
     "DarkHorseTokenTaken": _dark_horse_token_taken,
     "ActionCardPlayed": _action_card_played,
     "HorseMoved": lambda s, p: {"line": moved(s["line"], p["horse"], p["to_rank"])},
-    "BettingCardExchangeForced": lambda s, p: {"pending_discard": {"seat": p["seat"], "by": p["by"]}},
+    "BettingCardExchangeForced": lambda s, p: {
+        "pending_discard": {"seat": p["seat"], "by": p["by"]}
+    },
     "BettingCardDiscarded": _betting_card_discarded,
     "BettingCardDrawn": _betting_card_drawn,
     "TurnPassed": lambda s, p: {"turn": p["seat"]},

@@ -1,0 +1,168 @@
+"""One suite over every registered ruleset: bots finish, folds agree, secrets stay put."""
+
+import copy
+import json
+from functools import cache
+
+import pytest
+
+from referee import games  # noqa: F401  (registers the rulesets)
+from referee.bots import choose
+from referee.engine import game, registry
+from referee.engine.canonical import canonical
+from referee.engine.chain import GENESIS, seal
+from referee.engine.events import may_see
+from referee.engine.rng import Rng
+from replays.verify import verify_events
+
+GAMES = 300
+RULESETS = registry.names()
+
+
+def seats_for(rules, i: int) -> list[str]:
+    count = rules.MIN_PLAYERS + i % (rules.MAX_PLAYERS - rules.MIN_PLAYERS + 1)
+    return [f"p{s}" for s in range(count)]
+
+
+def bot_game(ruleset: str, i: int, *, check=None):
+    """A seeded random-bot game: (records, states after each batch, commands)."""
+    seed = f"contract/{ruleset}/{i}"
+    players = seats_for(registry.get(ruleset), i)
+    records = game.create(ruleset, players, {}, seed)
+    state, bot, commands = game.fold(records), Rng(f"bot:{seed}"), []
+    for turn in range(20_000):
+        if game.is_over(state):
+            return records, state, commands
+        seat, command = choose(state, bot, turn)
+        batch = game.execute(state, seat, command, seed)
+        if check:
+            check(state, batch)
+        records, state = records + batch, game.fold(batch, state)
+        commands.append((seat, command))
+    raise AssertionError(f"{ruleset} game {i} did not end")
+
+
+@cache
+def corpus(ruleset: str):
+    return [bot_game(ruleset, i) for i in range(GAMES)]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_bot_games_finish_with_an_outcome_and_a_revealed_seed(ruleset):
+    for i, (records, state, _) in enumerate(corpus(ruleset)):
+        assert state["status"] == "finished"
+        assert [r["type"] for r in records[-2:]] == ["GameEnded", "SeedRevealed"]
+        assert records[-1]["payload"]["seed"] == f"contract/{ruleset}/{i}"
+        assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
+        outcome = state["outcome"]
+        assert len(outcome["scores"]) == len(state["players"]) and outcome["winners"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_fold_of_the_log_equals_the_state_built_step_by_step(ruleset):
+    for records, state, _ in corpus(ruleset):
+        assert game.fold(records) == state
+        assert records[-1]["state_hash"] == game.digest(state)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_same_seed_and_commands_give_byte_identical_records(ruleset):
+    for i, (records, _, commands) in enumerate(corpus(ruleset)[:50]):
+        seed = f"contract/{ruleset}/{i}"
+        again = game.create(ruleset, seats_for(registry.get(ruleset), i), {}, seed)
+        state = game.fold(again)
+        for seat, command in commands:
+            batch = game.execute(state, seat, command, seed)
+            again, state = again + batch, game.fold(batch, state)
+        assert b"".join(map(canonical, again)) == b"".join(map(canonical, records))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_logs_verify_and_a_changed_outcome_is_caught(ruleset):
+    for records, _, _ in corpus(ruleset)[:40]:
+        events = sealed(records)
+        assert verify_events(events).valid
+    forged = copy.deepcopy(records)
+    forged[-2]["payload"]["outcome"]["winners"] = [99]
+    report = verify_events(sealed(forged))
+    assert not report.valid and report.seq == forged[-2]["seq"]
+
+
+def sealed(records):
+    """The records chained as the store would, with a fixed clock."""
+    events, prev = [], GENESIS
+    for record in records:
+        events.append(seal(record, "g", prev, "2000-01-01T00:00:00.000000Z"))
+        prev = events[-1]["hash"]
+    return events
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_no_view_or_stream_shows_a_seat_what_is_hidden_from_it(ruleset):
+    for i in range(30):
+        records, state, _ = bot_game(ruleset, i, check=no_leaks_before(f"contract/{ruleset}/{i}"))
+
+
+def no_leaks_before(seed: str):
+    history: list[dict] = []
+
+    def check(state, batch):
+        history.extend(batch)
+        after = game.fold(batch, state)
+        if game.is_over(after):
+            return
+        for seat in range(len(state["players"])):
+            hidden = [r for r in history if not may_see(r["visibility"], seat)]
+            shown = canonical(game.view(after, seat)) + b"".join(
+                canonical(game.redact(r, seat, False)) for r in history
+            )
+            # a hidden payload may equal one the seat was shown (a card drawn in secret
+            # and later discarded face up); only the others must not appear
+            seen = {canonical(r["payload"]) for r in history if may_see(r["visibility"], seat)}
+            assert seed.encode() not in shown
+            for r in hidden:
+                assert r["salt"].encode() not in shown
+                assert canonical(r["payload"]) in seen or canonical(r["payload"]) not in shown
+            public = {canonical(r["payload"]) for r in history if r["visibility"] == "public"}
+            spectator = canonical(game.view(after, None))
+            for r in hidden:
+                assert canonical(r["payload"]) in public or canonical(r["payload"]) not in spectator
+
+    return check
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_apply_never_changes_its_input_and_states_are_plain_json(ruleset):
+    rules = registry.get(ruleset)
+    for records, _, _ in corpus(ruleset)[:20]:
+        state = game.fold(records[:1])
+        for record in records[1:]:
+            before = copy.deepcopy(state)
+            after = game.apply(state, record)
+            assert state == before, f"apply mutated its input at {record['type']}"
+            assert json.loads(canonical(after)) == after
+            assert no_floats(record) and no_floats(after)
+            state = after
+        assert rules.outcome(state["rules"]) == state["outcome"]
+
+
+def no_floats(value) -> bool:
+    if isinstance(value, float):
+        return False
+    if isinstance(value, dict):
+        return all(no_floats(v) for v in value.values())
+    if isinstance(value, list):
+        return all(no_floats(v) for v in value)
+    return True
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_legal_command_is_accepted(ruleset):
+    def all_legal_accepted(state, batch):
+        rules = game.rules_of(state)
+        for seat in rules.to_move(state["rules"]):
+            for command in rules.legal(state["rules"], seat):
+                assert game.execute(state, seat, command, "any seed")
+
+    for i in range(10):
+        bot_game(ruleset, i, check=all_legal_accepted)
