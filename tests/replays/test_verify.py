@@ -1,0 +1,136 @@
+"""Verify names the first bad seq, for every kind of damage; accepts undamaged logs."""
+
+import copy
+import json
+
+import pytest
+
+from referee.bots import play
+from referee.engine.chain import GENESIS, event_hash, seal
+from referee.service import Referee
+from referee.store import EventStore, LogicalClock
+from replays.log import dumps
+from replays.verify import verify_bytes, verify_events
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished galloping-horse log from the real store."""
+    store = EventStore(tmp_path_factory.mktemp("v") / "r.db", clock=LogicalClock())
+    game_id = play(Referee(store), "galloping-horse", list("abcd"), seed="verify-me")
+    return store.events(game_id)
+
+
+def rechain(events):
+    """Recompute every prev_hash and hash, as a forger covering their tracks would."""
+    out, prev = [], GENESIS
+    for e in events:
+        core = {k: v for k, v in e.items() if k not in ("game_id", "prev_hash", "hash")}
+        recorded_at = core.pop("recorded_at")
+        out.append(seal(core, e["game_id"], prev, recorded_at))
+        prev = out[-1]["hash"]
+    return out
+
+
+def first(events, kind):
+    return next(e for e in events if e["type"] == kind)
+
+
+def test_an_undamaged_log_is_valid_with_its_outcome(finished):
+    report = verify_bytes(dumps(finished))
+    assert report.valid and report.events == len(finished)
+    assert report.outcome == finished[-2]["payload"]["outcome"]
+
+
+def test_every_flipped_byte_names_its_line(finished):
+    data = dumps(finished)
+    starts = [0]
+    for line in data.split(b"\n")[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    for pos in range(0, len(data), 211):
+        damaged = bytearray(data)
+        damaged[pos] ^= 0x01
+        report = verify_bytes(bytes(damaged))
+        line = next(i for i, s in enumerate(starts) if s > pos)
+        assert (report.valid, report.seq) == (False, line), (pos, report.reason)
+
+
+def test_a_changed_payload_with_a_recomputed_chain_is_caught_by_rederivation(finished):
+    events = copy.deepcopy(finished)
+    moved = first(events, "HorseMoved")
+    moved["payload"]["to"] += 1
+    report = verify_events(rechain(events))
+    assert (report.valid, report.seq) == (False, moved["seq"])
+    assert "payload" in report.reason
+
+
+def test_a_random_outcome_that_does_not_follow_from_the_seed(finished):
+    events = copy.deepcopy(finished)
+    a, b = [e for e in events if e["type"] == "RaceCardsDealt"][:2]
+    a["payload"]["cards"], b["payload"]["cards"] = b["payload"]["cards"], a["payload"]["cards"]
+    report = verify_events(rechain(events))
+    assert (report.valid, report.seq) == (False, a["seq"])
+
+
+def test_a_deleted_event(finished):
+    events = copy.deepcopy(finished)
+    del events[20]
+    report = verify_events(events)
+    assert (report.valid, report.seq) == (False, 21)
+
+
+def test_two_swapped_events(finished):
+    events = copy.deepcopy(finished)
+    events[30], events[31] = events[31], events[30]
+    assert (verify_events(events).seq) == 31
+
+
+def test_an_event_appended_by_hand_without_the_chain(finished):
+    events = copy.deepcopy(finished)
+    extra = {**events[-1], "seq": len(events) + 1, "prev_hash": GENESIS}
+    extra["hash"] = event_hash(extra)
+    report = verify_events([*events, extra])
+    assert (report.valid, report.seq) == (False, len(events) + 1)
+
+
+def test_a_seed_that_does_not_match_its_commitment(finished):
+    events = copy.deepcopy(finished)
+    events[-1]["payload"]["seed"] = "another seed"
+    report = verify_events(rechain(events))
+    assert (report.valid, report.seq) == (False, len(events))
+    assert "commitment" in report.reason
+
+
+def test_a_forged_seed_commitment_is_caught_at_the_first_event(finished):
+    events = copy.deepcopy(finished)
+    events[0]["payload"]["seed_commitment"] = "0" * 64
+    report = verify_events(rechain(events))
+    assert not report.valid and report.seq == len(events)
+
+
+def test_an_unfinished_log_checks_state_hashes(finished):
+    events = copy.deepcopy(finished[:40])
+    assert verify_events(events).valid
+    assert "seed not revealed" in verify_events(events).notes[0]
+    moved = first(events, "HorseMoved")
+    moved["payload"]["to"] += 5
+    report = verify_events(rechain(events))
+    assert (report.valid, report.seq) == (False, moved["seq"])
+    assert "state_hash" in report.reason
+
+
+def test_a_version_the_code_does_not_have_is_named(finished):
+    events = copy.deepcopy(finished)
+    events[0]["payload"]["ruleset_version"] = "0.0.1"
+    report = verify_events(rechain(events))
+    assert (report.valid, report.seq) == (False, 1) and "0.0.1" in report.reason
+
+
+def test_a_line_that_is_not_json():
+    report = verify_bytes(b"{}\nnot json\n")
+    assert (report.valid, report.seq) == (False, 2)
+
+
+def test_the_log_is_canonical_jsonl(finished):
+    for line, event in zip(dumps(finished).splitlines(), finished, strict=True):
+        assert json.loads(line) == event
