@@ -73,10 +73,8 @@ class Referee:
         """The current state: the newest trusted snapshot plus the events after it."""
         start, state = self._snapshot(game_id)
         records = self.store.events(game_id, after=start)
-        if not records:
-            if state is None:
-                self.store.version(game_id)
-            return state
+        if state is None and not records:
+            self.store.version(game_id)  # raises NotFound
         return game.fold(records, state)
 
     def _snapshot(self, game_id: str) -> tuple[int, game.State | None]:
@@ -105,10 +103,7 @@ class Referee:
         if viewer is None:
             raise Unauthorized("auth/required", "send a seat's or the moderator's token", {})
         request = digest({"command": command, "expected_version": expected_version})
-        role = role_name(viewer)
         try:
-            if idempotency_key is not None:
-                self.store.check_idempotency(game_id, role, idempotency_key, request)
             return self._run(game_id, viewer, command, expected_version, idempotency_key, request)
         except IdempotentReplay as replay:
             return replay.status, replay.response
@@ -117,6 +112,8 @@ class Referee:
         seed = self.store.seed(game_id)
         for attempt in range(RETRIES):
             state = self.state(game_id)
+            if key is not None:  # after the read: a recorded twin is in the state or seen here
+                self.store.check_idempotency(game_id, role_name(viewer), key, request)
             if expected_version is not None and expected_version != state["seq"]:
                 raise Conflict(
                     "store/version_conflict",

@@ -28,7 +28,7 @@ class RefereeApi(Api):
         if messages:
             return _error(400, "request/invalid", _first_message(messages), {"fields": messages})
         code = STATUS_CODES.get(status, "server/error")
-        message = error.description if status < 500 else "internal error"
+        message = (error.description or code) if status < 500 else "internal error"
         return _error(status, code, message, {})
 
 

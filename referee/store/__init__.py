@@ -106,6 +106,8 @@ class EventStore:
         """
         try:
             with self.transaction() as conn:
+                if idempotency:  # under the write lock: a twin request that won is seen here
+                    self.check_idempotency(game_id, *idempotency[:3])
                 last, prev = self._last(conn, game_id)
                 if last != expected:
                     raise Conflict(

@@ -12,11 +12,11 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
 
 def create(db: sqlite_utils.Database) -> None:
     """Create every table the store needs, if missing."""
-    db["games"].create(
+    db.table("games").create(
         {"game_id": str, "ruleset": str, "seed": str, "created_at": str},
         pk="game_id", if_not_exists=True,
     )
-    db["events"].create(
+    db.table("events").create(
         {
             "game_id": str, "seq": int, "type": str, "actor": str, "visibility": str,
             "payload": str, "command": str, "salt": str, "state_hash": str,
@@ -25,15 +25,15 @@ def create(db: sqlite_utils.Database) -> None:
         pk=("game_id", "seq"), not_null={"game_id", "seq", "type", "hash"},
         if_not_exists=True,
     )
-    db["tokens"].create(
+    db.table("tokens").create(
         {"token_hash": str, "game_id": str, "role": str, "active": int},
         pk="token_hash", if_not_exists=True,
     )
-    db["idempotency"].create(
+    db.table("idempotency").create(
         {"game_id": str, "role": str, "key": str, "request": str, "status": int, "response": str},
         pk=("game_id", "role", "key"), if_not_exists=True,
     )
-    db["snapshots"].create(
+    db.table("snapshots").create(
         {"game_id": str, "seq": int, "state": str, "state_hash": str},
         pk=("game_id", "seq"), if_not_exists=True,
     )

@@ -53,7 +53,10 @@ def racing(line=EXAMPLE_LINE, seats=3, hands=None, betting=None, stack=(), turn=
     betting = betting or [[1, 2] for _ in range(seats)]
     events = [event("BettingCardsDealt", {"seat": s, "cards": betting[s]}) for s in range(seats)]
     events += [event("ActionCardsDealt", {"seat": s, "cards": hands[s]}) for s in range(seats)]
-    events += [event("BettingStackFormed", {"cards": list(stack)}), event("PlacementStarted", {"seat": 0})]
+    events += [
+        event("BettingStackFormed", {"cards": list(stack)}),
+        event("PlacementStarted", {"seat": 0}),
+    ]
     for i, horse in enumerate(reversed(line)):
         side = None if i == 0 else "left"
         events.append(event("HorseCardPlaced", {"seat": i % seats, "horse": horse, "side": side}))
@@ -157,7 +160,9 @@ def test_two_horse_card_moves_the_first_listed_first():
 
 
 def test_two_horse_card_fixes_both_horses_when_played():
-    deck = [{"kind": "move", "targets": [{"rank": 4}, {"rank": 3}], "steps": 1, "direction": "back"}]
+    deck = [
+        {"kind": "move", "targets": [{"rank": 4}, {"rank": 3}], "steps": 1, "direction": "back"}
+    ]
     deck *= 6
     state = racing(hands=[[0, 1], [2, 3], [4, 5]], deck=deck)
     state, events = play(state, 0, 0)
@@ -171,8 +176,14 @@ def test_two_horse_card_fixes_both_horses_when_played():
 
 def test_two_horse_card_both_in_the_chosen_direction():
     card = card_id([{"horse": 1}, {"horse": 7}], 1, "choice")
+    state, events = play(racing(), 0, card, direction="forward")
+    assert [e["payload"] for e in events[1:3]] == [
+        {"horse": 1, "from_rank": 3, "to_rank": 2},
+        {"horse": 7, "from_rank": 4, "to_rank": 3},
+    ]
+    assert state["line"] == [6, 5, 4, 3, 7, 1, 2]
     state, _ = play(racing(), 0, card, direction="back")
-    assert state["line"] == [6, 5, 7, 4, 3, 1, 2]
+    assert state["line"] == [6, 5, 4, 7, 1, 3, 2]  # #1 drops behind #7, then #7 behind #1
 
 
 def test_rider_fall_off_sends_third_to_last():
@@ -186,10 +197,15 @@ def test_rider_fall_off_sends_third_to_last():
 
 def test_take_token_then_play():
     state, events = step(
-        racing(), 0, {"type": "play_card", "card": HORSE_1[1], "take_token": True, "direction": "back"}
+        racing(),
+        0,
+        {"type": "play_card", "card": HORSE_1[1], "take_token": True, "direction": "back"},
     )
     assert [e["type"] for e in events] == [
-        "DarkHorseTokenTaken", "ActionCardPlayed", "HorseMoved", "TurnPassed",
+        "DarkHorseTokenTaken",
+        "ActionCardPlayed",
+        "HorseMoved",
+        "TurnPassed",
     ]
     assert state["tokens"] == [True, False, False] and state["tokens_left"] == 1
     assert dh.view(state, None)["token_holders"] == [0]
@@ -280,9 +296,14 @@ def test_exchange_with_empty_stack_has_no_effect():
 
 
 def test_exchange_choices_in_legal():
-    plays = [c for c in dh.legal(exchange_table(), 0) if c["card"] == EXCHANGE and not c["take_token"]]
+    plays = [
+        c for c in dh.legal(exchange_table(), 0) if c["card"] == EXCHANGE and not c["take_token"]
+    ]
     assert [c["exchange"] for c in plays] == [
-        {"seat": 0, "discard": 2}, {"seat": 0, "discard": 5}, {"seat": 1}, {"seat": 2},
+        {"seat": 0, "discard": 2},
+        {"seat": 0, "discard": 5},
+        {"seat": 1},
+        {"seat": 2},
     ]
 
 
@@ -327,7 +348,9 @@ def test_last_card_ends_the_race_and_reveals_betting_cards():
 def test_forced_discard_on_the_last_card_comes_before_the_end():
     hands = [[EXCHANGE], [HORSE_1[2]]]
     state = racing(seats=2, hands=hands, betting=[[1, 2, 3], [4, 5, 6]], stack=[7], turn=0)
-    state, _ = play(racing(seats=2, hands=hands, turn=1, stack=[7]), 1, HORSE_1[2], direction="back")
+    state, _ = play(
+        racing(seats=2, hands=hands, turn=1, stack=[7]), 1, HORSE_1[2], direction="back"
+    )
     state, events = play(state, 0, EXCHANGE, exchange={"seat": 1})
     assert dh.outcome(state) is None and dh.to_move(state) == [1]
     state, events = step(state, 1, {"type": "discard_betting_card", "horse": 1})
@@ -358,8 +381,16 @@ def test_command_of_the_wrong_phase():
         ({"card": "one"}, "command/invalid", "card"),
         ({"card": HORSE_1[1]}, "command/invalid", "direction"),
         ({"card": HORSE_1[1], "direction": "sideways"}, "command/invalid", "direction"),
-        ({"card": HORSE_1[1], "direction": "back", "take_token": "yes"}, "command/invalid", "take_token"),
-        ({"card": HORSE_1[1], "direction": "back", "exchange": {"seat": 1}}, "command/invalid", "exchange"),
+        (
+            {"card": HORSE_1[1], "direction": "back", "take_token": "yes"},
+            "command/invalid",
+            "take_token",
+        ),
+        (
+            {"card": HORSE_1[1], "direction": "back", "exchange": {"seat": 1}},
+            "command/invalid",
+            "exchange",
+        ),
         ({"card": HORSE_1[3], "direction": "back"}, "rule/card_not_in_hand", "card"),
         ({"card": RIDER_FALL_OFF, "direction": "back"}, "command/invalid", "direction"),
     ],
@@ -407,7 +438,14 @@ def test_discard_of_a_card_not_held():
         ({"rank_points": [10, 8, 6, 4, 3, 2, -1]}, "options.rank_points"),
         ({"rank_points": [10, 8, 6, 4, 3, 2, 1.5]}, "options.rank_points"),
         ({"deck": []}, "options.deck"),
-        ({"deck": [{"kind": "move", "targets": [{"horse": 9}], "steps": 1, "direction": "back"}]}, "options.deck"),
+        (
+            {
+                "deck": [
+                    {"kind": "move", "targets": [{"horse": 9}], "steps": 1, "direction": "back"}
+                ]
+            },
+            "options.deck",
+        ),
         ({"deck": [{"kind": "teleport"}]}, "options.deck"),
         ({"first_seat": 6}, "options.first_seat"),
         ({"first_seat": True}, "options.first_seat"),
@@ -472,7 +510,9 @@ def test_views_show_only_a_seats_own_secrets():
 def test_apply_does_not_touch_its_input():
     state = exchange_table()
     before = copy.deepcopy(state)
-    events = dh.decide(state, 0, {"type": "play_card", "card": EXCHANGE, "exchange": {"seat": 1}}, Rng("x"))
+    events = dh.decide(
+        state, 0, {"type": "play_card", "card": EXCHANGE, "exchange": {"seat": 1}}, Rng("x")
+    )
     after = fold(state, events)
     after = fold(after, dh.decide(after, 1, {"type": "discard_betting_card", "horse": 3}, Rng("y")))
     assert state == before and after != before

@@ -7,7 +7,7 @@ An action is one of
     {"kind": "exchange"}
 """
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...engine.events import Event, event
 from .data import HORSES, RANKS, RIDER_FALL_OFF_RANK
@@ -19,7 +19,7 @@ MOVE_KEYS = {"kind", "targets", "steps", "direction"}
 Action = dict[str, Any]
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """An integer that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -173,7 +173,8 @@ def _close_placement(state: State, events: list[Event]) -> list[Event]:
 
 
 def _play(state: State, seat: int, command: Command) -> list[Event]:
-    card, take = _card(command), command.get("take_token", False)
+    card, take = _card(command), command.get("take_token")
+    take = False if take is None else take
     if not isinstance(take, bool):
         raise BadRequest(
             "command/invalid", "take_token must be true or false", {"field": "take_token"}
