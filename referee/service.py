@@ -75,7 +75,10 @@ class Referee:
         records = self.store.events(game_id, after=start)
         if state is None and not records:
             self.store.version(game_id)  # raises NotFound
-        return game.fold(records, state)
+        state = game.fold(records, state)
+        if start == 0 and len(records) >= self.snapshot_every > 0:
+            self.store.save_snapshot(game_id, state["seq"], state, digest(state))
+        return state
 
     def _snapshot(self, game_id: str) -> tuple[int, game.State | None]:
         cached = self.store.latest_snapshot(game_id)
@@ -83,7 +86,7 @@ class Referee:
             return 0, None
         seq, state, state_hash = cached
         if digest(state) != state_hash or self.store.state_hash_at(game_id, seq) != state_hash:
-            return 0, None  # a snapshot that disagrees with the log is never trusted
+            return 0, None  # never trusted over the log: fold from the start, cache anew
         return seq, state
 
     def view(self, game_id: str, viewer: Viewer) -> dict[str, Any]:

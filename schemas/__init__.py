@@ -3,6 +3,7 @@
 from marshmallow import INCLUDE, Schema, fields, validate
 
 NAME = validate.Length(min=1, max=40)
+MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 
 
 class GameCreateSchema(Schema):
@@ -83,7 +84,7 @@ class EventStreamSchema(Schema):
 class EventsQuerySchema(Schema):
     """?after=N: only events with seq > N."""
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
 
 
 class GameViewSchema(Schema):

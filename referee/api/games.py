@@ -17,8 +17,10 @@ from schemas import (
 from ..engine.canonical import canonical
 from ..engine.errors import BadRequest, Unauthorized
 from ..service import Referee
+from .bodies import CanonicalJsonParser
 
 bp = Blueprint("games", __name__, url_prefix="/games", description="Games and their event logs.")
+bp.ARGUMENTS_PARSER = CanonicalJsonParser()
 ERRORS = (400, 401, 403, 404, 409, 422)
 
 

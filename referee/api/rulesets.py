@@ -11,11 +11,6 @@ from ..engine.game import MODERATOR_COMMANDS
 
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The rule sets served.")
 
-MODERATOR_SHAPES = {
-    "announce": {"description": "Post a public announcement.", "fields": {"text": "string"}},
-    "abandon": {"description": "Abandon the game.", "fields": {"reason": "string"}},
-}
-assert set(MODERATOR_SHAPES) == set(MODERATOR_COMMANDS)
 
 
 def describe(rules: ModuleType) -> dict:
@@ -27,7 +22,7 @@ def describe(rules: ModuleType) -> dict:
         "max_players": rules.MAX_PLAYERS,
         "options": rules.OPTIONS,
         "commands": rules.COMMANDS,
-        "moderator_commands": MODERATOR_SHAPES,
+        "moderator_commands": MODERATOR_COMMANDS,
     }
 
 

@@ -20,7 +20,10 @@ Record = dict[str, Any]
 Actor = int | str
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
-MODERATOR_COMMANDS = ("announce", "abandon")
+MODERATOR_COMMANDS = {
+    "announce": {"description": "Post a public announcement.", "fields": {"text": "string"}},
+    "abandon": {"description": "Abandon the game.", "fields": {"reason": "string"}},
+}
 
 
 def rules_of(state: State) -> ModuleType:
@@ -86,12 +89,29 @@ def execute(state: State, actor: Actor, command: dict[str, Any], seed: str) -> l
     # game over: nothing more is accepted
     if state["status"] != ACTIVE:
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
+    rules = rules_of(state)
     if actor == MODERATOR:
+        check_fields(command, MODERATOR_COMMANDS)
         events = _moderator_events(command)
     else:
-        events = rules_of(state).decide(state["rules"], actor, command, Rng(seed))
+        check_fields(command, rules.COMMANDS)
+        events = rules.decide(state["rules"], actor, command, Rng(seed))
     records, after = _append([], state, events, actor, command, seed)
     return records + _closing_records(after, seed)
+
+
+def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
+    """The command's type must be known and it may carry only that type's fields."""
+    kind = command.get("type")
+    if kind not in shapes:
+        raise BadRequest(
+            "command/unknown", f"unknown command {kind!r}", {"field": "type", "known": list(shapes)}
+        )
+    extra = sorted(set(command) - {"type"} - set(shapes[kind].get("fields", {})))
+    if extra:
+        raise BadRequest(
+            "command/invalid", f"{kind} has no field {extra[0]!r}", {"field": extra[0]}
+        )
 
 
 def _moderator_events(command: dict[str, Any]) -> list[Event]:
@@ -102,11 +122,7 @@ def _moderator_events(command: dict[str, Any]) -> list[Event]:
     if kind == "abandon":
         reason = _text_field(command, "reason")
         return [{"type": "GameAbandoned", "visibility": PUBLIC, "payload": {"reason": reason}}]
-    raise BadRequest(
-        "command/unknown",
-        f"unknown moderator command {kind!r}",
-        {"field": "type", "known": list(MODERATOR_COMMANDS)},
-    )
+    raise AssertionError(f"no events for moderator command {kind!r}")
 
 
 def _text_field(command: dict[str, Any], field: str) -> str:

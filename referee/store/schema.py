@@ -1,4 +1,8 @@
-"""Tables, indexes and the triggers that keep the log append-only."""
+"""Tables, indexes and the triggers that keep the log append-only.
+
+The delete trigger alone does not stop INSERT OR REPLACE: SQLite fires it on a
+replace only with PRAGMA recursive_triggers on, so a replace is refused on insert.
+"""
 
 import sqlite_utils
 
@@ -7,6 +11,9 @@ CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_replace BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM events WHERE game_id = NEW.game_id AND seq = NEW.seq)
+BEGIN SELECT RAISE(ABORT, 'events are append-only: REPLACE refused'); END;
 """
 
 

@@ -368,6 +368,7 @@ def test_not_your_turn():
 def test_unknown_command():
     error = rejected(BadRequest, racing(), 0, {"type": "gallop"})
     assert (error.code, error.details["field"]) == ("command/unknown", "type")
+    assert rejected(BadRequest, racing(), 0, {"type": ["play_card"]}).code == "command/unknown"
 
 
 def test_command_of_the_wrong_phase():

@@ -177,3 +177,10 @@ def test_views_show_a_seat_only_its_own_hand():
     assert "hands" not in gh.view(state, 2)
     assert "hand" not in gh.view(state, None) and "hands" not in gh.view(state, None)
     assert gh.view(state, "moderator")["hands"] == state["hands"]
+
+
+def test_a_field_the_command_does_not_have_is_refused_by_name():
+    state = game.fold(game.create("galloping-horse", PLAYERS, {"first_seat": 0}, "f"))
+    with pytest.raises(BadRequest) as bad:
+        game.execute(state, 0, {"type": "play_card", "horse": "red", "speed": 9}, "f")
+    assert bad.value.code == "command/invalid" and bad.value.details["field"] == "speed"

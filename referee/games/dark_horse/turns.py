@@ -124,7 +124,7 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     if seat not in to_move(state):
         raise RuleViolation("rule/not_your_turn", _whose_move(state), {"to_move": to_move(state)})
     kind = command.get("type") if isinstance(command, dict) else None
-    if kind not in COMMANDS:
+    if not isinstance(kind, str) or kind not in COMMANDS:
         known = list(COMMANDS)
         raise BadRequest(
             "command/unknown", f"unknown command {kind!r}", {"field": "type", "known": known}

@@ -1,0 +1,75 @@
+"""The referee command: bot-play writes logs that replay verify accepts, and flips it names."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("logs")
+    result = CliRunner().invoke(
+        main, ["bot-play", "galloping-horse", "--games", "3", "--seed", "9", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    return sorted(out.glob("*.jsonl"))
+
+
+def test_bot_play_writes_one_log_per_game(logs):
+    assert [p.name for p in logs] == [f"galloping-horse-9-{i}.jsonl" for i in range(3)]
+    last = json.loads(logs[0].read_text().splitlines()[-1])
+    assert last["type"] == "SeedRevealed" and last["payload"]["seed"] == "9/0"
+
+
+def test_bot_play_is_byte_identical_for_the_same_seed(logs, tmp_path):
+    CliRunner().invoke(
+        main, ["bot-play", "galloping-horse", "--games", "1", "--seed", "9", "--out", str(tmp_path)]
+    )
+    assert (tmp_path / logs[0].name).read_bytes() == logs[0].read_bytes()
+
+
+def test_verify_accepts_untouched_logs(logs):
+    result = CliRunner().invoke(main, ["replay", "verify", *map(str, logs)])
+    assert result.exit_code == 0
+    assert "3 valid, 0 invalid" in result.output
+
+
+def test_verify_names_the_seq_of_a_flipped_byte(logs, tmp_path):
+    lines = logs[1].read_bytes().split(b"\n")
+    lines[41] = lines[41].replace(b'"seq":42', b'"seq":43')
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"\n".join(lines))
+    result = CliRunner().invoke(main, ["replay", "verify", str(logs[0]), str(damaged)])
+    assert result.exit_code == 1
+    assert "INVALID" in result.output and "seq 42:" in result.output
+    assert "1 valid, 1 invalid" in result.output
+
+
+def test_show_gives_a_seats_view_at_a_seq(logs):
+    result = CliRunner().invoke(main, ["replay", "show", str(logs[0]), "--at", "7", "--seat", "1"])
+    view = json.loads(result.output)
+    assert view["version"] == 7 and sum(view["state"]["hand"].values()) == 7
+    assert "hands" not in view["state"]
+
+
+def test_show_without_a_seat_is_the_moderators_view(logs):
+    result = CliRunner().invoke(main, ["replay", "show", str(logs[0])])
+    view = json.loads(result.output)
+    assert view["status"] == "finished" and view["seed"] == "9/0"
+
+
+def test_unknown_ruleset_and_bad_options_are_clear_errors(tmp_path):
+    unknown = CliRunner().invoke(main, ["bot-play", "no-such-game", "--out", str(tmp_path)])
+    assert unknown.exit_code != 0 and "unknown ruleset" in unknown.output
+    bad = CliRunner().invoke(
+        main, ["bot-play", "galloping-horse", "--options", "[1]", "--out", str(tmp_path)]
+    )
+    assert bad.exit_code != 0 and "--options" in bad.output
+
+
+def test_show_past_the_end_is_refused(logs):
+    result = CliRunner().invoke(main, ["replay", "show", str(logs[0]), "--at", "100000"])
+    assert result.exit_code != 0 and "no seq 100000" in result.output
