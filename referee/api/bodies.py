@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Request
 from webargs import core
-from webargs.flaskparser import FlaskParser, is_json_request
+from webargs.flaskparser import FlaskParser, abort, is_json_request
 
 from ..engine.canonical import canonical
 
@@ -14,6 +14,10 @@ MAX_DEPTH = 64
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _refuse_float(text: str) -> Any:
+    raise ValueError(f"{text}: numbers must be integers (the log holds no fractions)")
 
 
 def depth(value: Any) -> int:
@@ -31,7 +35,7 @@ def depth(value: Any) -> int:
 
 
 class CanonicalJsonParser(FlaskParser):
-    """webargs' parser, refusing NaN and Infinity, lone surrogates, integers past Python's
+    """webargs' parser, refusing fractions, NaN and Infinity, lone surrogates, integers past Python's
     digit limit and nesting deeper than MAX_DEPTH: each would be a 500 further in."""
 
     def _raw_load_json(self, req: Request) -> Any:
@@ -39,7 +43,7 @@ class CanonicalJsonParser(FlaskParser):
             return core.missing
         try:
             text = req.get_data(cache=True).decode("utf-8")
-            value = json.loads(text, parse_constant=_refuse_constant)
+            value = json.loads(text, parse_constant=_refuse_constant, parse_float=_refuse_float)
             if depth(value) > MAX_DEPTH:
                 raise ValueError(f"JSON nested deeper than {MAX_DEPTH}")
             canonical(value)  # lone surrogates cannot be encoded as UTF-8
@@ -48,3 +52,7 @@ class CanonicalJsonParser(FlaskParser):
         except (ValueError, RecursionError) as exc:
             self._handle_invalid_json_error(exc, req)  # type: ignore[arg-type]
         return value
+
+    def _handle_invalid_json_error(self, error: Exception, req: Request, *args: Any, **kwargs: Any):
+        """A 400 that says what is wrong with the body."""
+        abort(400, messages={"json": [f"Invalid JSON body: {error}"]}, exc=error)

@@ -1,7 +1,13 @@
-"""Canonical JSON and the digests taken over it (specified in docs/log-format.md)."""
+"""Canonical JSON and the digests taken over it (specified in docs/log-format.md).
+
+orjson writes the canonical form fast; the standard library writes the same bytes and
+takes over for what orjson refuses (integers beyond 64 bits). A test holds the two equal.
+"""
 
 import hashlib
 import json
+
+import orjson
 
 _encoder = json.JSONEncoder(
     ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":")
@@ -10,6 +16,14 @@ _encoder = json.JSONEncoder(
 
 def canonical(value: object) -> bytes:
     """UTF-8 JSON with sorted keys and no insignificant white space."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        return canonical_stdlib(value)
+
+
+def canonical_stdlib(value: object) -> bytes:
+    """The same bytes from the standard library (also refuses NaN and infinities)."""
     return _encoder.encode(value).encode("utf-8")
 
 

@@ -39,12 +39,17 @@ State = dict[str, Any]
 def check_options(options: dict[str, Any]) -> None:
     """line_up: null or the four colours rear to front; first_seat 0-3; food_cards >= 0."""
     line_up = options["line_up"]
-    if line_up is not None and (not isinstance(line_up, list) or sorted(line_up) != sorted(HORSES)):
+    if line_up is not None and (
+        not isinstance(line_up, list)
+        or not all(isinstance(h, str) for h in line_up)
+        or sorted(line_up) != sorted(HORSES)
+    ):
         raise BadRequest(
             "options/invalid", f"line_up must list each of {', '.join(HORSES)} once",
             {"field": "options.line_up"},
         )
-    if options["first_seat"] not in range(MAX_PLAYERS):
+    first = options["first_seat"]
+    if not isinstance(first, int) or isinstance(first, bool) or first not in range(MAX_PLAYERS):
         raise BadRequest(
             "options/invalid", "first_seat must be a seat number 0-3", {"field": "options.first_seat"}
         )

@@ -36,27 +36,33 @@ def maybe(valid, *, also=json_values):
     return st.one_of(valid, also)
 
 
+options = st.dictionaries(
+    st.sampled_from(["line_up", "first_seat", "food_cards", "speed"]),
+    st.one_of(
+        st.permutations(HORSES),
+        st.lists(st.sampled_from(HORSES) | json_values, max_size=5),
+        st.integers(min_value=-2, max_value=1002),
+        json_values,
+    ),
+    max_size=4,
+)
+
 game_bodies = st.one_of(
     json_values,
+    # anything in any field
     st.fixed_dictionaries(
         {},
         optional={
             "ruleset": maybe(st.sampled_from(["galloping-horse", "no-such-game", ""])),
             "players": maybe(st.lists(st.sampled_from(PLAYERS) | st.text(max_size=45), max_size=6)),
-            "options": maybe(
-                st.dictionaries(
-                    st.sampled_from(["line_up", "first_seat", "food_cards", "speed"]),
-                    st.one_of(
-                        st.permutations(HORSES),
-                        st.lists(st.sampled_from(HORSES), max_size=5),
-                        st.integers(min_value=-2, max_value=1002),
-                        json_values,
-                    ),
-                    max_size=4,
-                )
-            ),
+            "options": maybe(options),
             "seed": maybe(st.text(max_size=300)),
         },
+    ),
+    # a playable game, with options and seed fuzzed
+    st.fixed_dictionaries(
+        {"ruleset": st.just("galloping-horse"), "players": st.permutations(PLAYERS)},
+        optional={"options": options, "seed": maybe(st.text(max_size=300))},
     ),
 )
 
