@@ -1,6 +1,8 @@
 """The shell around the pure core: load events -> fold -> one pure call -> append."""
 
 import secrets
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from .engine import game
@@ -23,12 +25,39 @@ def viewer_of(role: str) -> int | str:
     return int(role) if role.isdigit() else role
 
 
+class LatestStates:
+    """The newest folded state of recently used games, in this process's memory.
+
+    A state at seq n is the fold of the log's first n events, the same in every
+    process, so holding it is safe; reads still fetch the events after it.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._states: OrderedDict[str, game.State] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> game.State | None:
+        """The newest state held for a game, if any."""
+        with self._lock:
+            return self._states.get(game_id)
+
+    def put(self, game_id: str, state: game.State) -> None:
+        """Hold a state unless a newer one is held; forget the least recently put."""
+        with self._lock:
+            held = self._states.pop(game_id, None)
+            self._states[game_id] = state if held is None or state["seq"] >= held["seq"] else held
+            while len(self._states) > self.size:
+                self._states.popitem(last=False)
+
+
 class Referee:
     """Games on an event store: create, read, command, stream."""
 
     def __init__(self, store: EventStore, *, snapshot_every: int = 100) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        self.latest = LatestStates()
 
     def create_game(
         self,
@@ -70,15 +99,21 @@ class Referee:
         return viewer_of(found[1])
 
     def state(self, game_id: str) -> game.State:
-        """The current state: the newest trusted snapshot plus the events after it."""
-        start, state = self._snapshot(game_id)
+        """The current state: the newest state held (in memory, else a trusted snapshot)
+        plus the events after it."""
+        start, state = self._newest_held(game_id)
         records = self.store.events(game_id, after=start)
         if state is None and not records:
             self.store.version(game_id)  # raises NotFound
         state = game.fold(records, state)
         if start == 0 and len(records) >= self.snapshot_every > 0:
             self.store.save_snapshot(game_id, state["seq"], state, digest(state))
+        self.latest.put(game_id, state)
         return state
+
+    def _newest_held(self, game_id: str) -> tuple[int, game.State | None]:
+        held = self.latest.get(game_id)
+        return (held["seq"], held) if held else self._snapshot(game_id)
 
     def _snapshot(self, game_id: str) -> tuple[int, game.State | None]:
         cached = self.store.latest_snapshot(game_id)
@@ -123,8 +158,7 @@ class Referee:
                     f"the game is at version {state['seq']}, not {expected_version}",
                     {"expected_version": expected_version, "version": state["seq"]},
                 )
-            records = game.execute(state, viewer, command, seed)
-            after = game.fold(records, state)
+            records, after = game.step(state, viewer, command, seed)
             respond = _responder(viewer, game.is_over(after))
             idem = (role_name(viewer), key, request, respond) if key else None
             try:
@@ -133,6 +167,7 @@ class Referee:
                 if expected_version is not None or attempt == RETRIES - 1:
                     raise
                 continue
+            self.latest.put(game_id, after)
             self._maybe_snapshot(game_id, state["seq"], after)
             return respond(events)
         raise AssertionError("unreachable")
@@ -149,13 +184,13 @@ class Referee:
         shown = [game.redact(e, viewer, over) for e in events]
         return {"game_id": game_id, "events": shown, "version": self.store.version(game_id)}
 
-    def log(self, game_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+    def log(self, game_id: str, viewer: Viewer) -> bytes:
         """The full log: to the moderator at any time, to everyone once play has stopped."""
         if viewer != MODERATOR and not game.is_over(self.state(game_id)):
             raise Forbidden(
                 "log/not_yet", "the full log is public once the game is over", {}
             )
-        return self.store.events(game_id)
+        return self.store.log_lines(game_id)
 
 
 def _responder(viewer: Viewer, over: bool):

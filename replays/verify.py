@@ -156,17 +156,19 @@ def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.S
     state = game.fold(opening)
     at = len(opening)
     while at < len(events):
-        batch = _rerun(state, events[at], seed)
+        batch, state = _rerun(state, events[at], seed)
         _compare(batch, events, at)
-        state, at = game.fold(batch, state), at + len(batch)
+        at += len(batch)
     return state
 
 
-def _rerun(state: game.State, event: Event, seed: str) -> list[dict[str, Any]]:
+def _rerun(
+    state: game.State, event: Event, seed: str
+) -> tuple[list[dict[str, Any]], game.State]:
     if event["command"] is None:
         raise Invalid(event["seq"], f"{event['type']} was not caused by any recorded command")
     try:
-        return game.execute(state, event["actor"], event["command"], seed)
+        return game.step(state, event["actor"], event["command"], seed)
     except RefereeError as exc:
         raise Invalid(event["seq"], f"the rules refuse the recorded command: {exc.message}") from None
     except Exception as exc:

@@ -86,6 +86,13 @@ def create(
 
 def execute(state: State, actor: Actor, command: dict[str, Any], seed: str) -> list[Record]:
     """The records one command adds, or a RefereeError; the state is not changed."""
+    return step(state, actor, command, seed)[0]
+
+
+def step(
+    state: State, actor: Actor, command: dict[str, Any], seed: str
+) -> tuple[list[Record], State]:
+    """The records one command adds and the state after them."""
     # game over: nothing more is accepted
     if state["status"] != ACTIVE:
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
@@ -97,7 +104,8 @@ def execute(state: State, actor: Actor, command: dict[str, Any], seed: str) -> l
         check_fields(command, rules.COMMANDS)
         events = rules.decide(state["rules"], actor, command, Rng(seed))
     records, after = _append([], state, events, actor, command, seed)
-    return records + _closing_records(after, seed)
+    closing, after = _closing_records(after, seed)
+    return records + closing, after
 
 
 def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
@@ -134,17 +142,16 @@ def _text_field(command: dict[str, Any], field: str) -> str:
     return value
 
 
-def _closing_records(state: State, seed: str) -> list[Record]:
+def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
     """GameEnded when the rules report an outcome, and SeedRevealed once play stops."""
     events: list[Event] = []
     if state["status"] == ACTIVE:
         result = rules_of(state).outcome(state["rules"])
         if result is None:
-            return []
+            return [], state
         events.append({"type": "GameEnded", "visibility": PUBLIC, "payload": {"outcome": result}})
     events.append({"type": "SeedRevealed", "visibility": PUBLIC, "payload": {"seed": seed}})
-    records, _ = _append([], state, events, REFEREE, None, seed)
-    return records
+    return _append([], state, events, REFEREE, None, seed)
 
 
 def _append(

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlite_utils
 
 from ..engine.canonical import canonical
@@ -18,8 +19,7 @@ from ..engine.errors import Conflict, NotFound
 from . import schema
 
 Event = dict[str, Any]
-JSON_COLUMNS = ("visibility", "payload", "command")
-COLUMN_LIST = ", ".join(schema.COLUMNS)
+INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
 
 
 def wall_clock() -> str:
@@ -47,6 +47,8 @@ class EventStore:
         self.path = str(path)
         self.clock = clock
         self._local = threading.local()
+        # queues this process's writers; the database still decides every conflict
+        self._write_lock = threading.Lock()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         schema.create(self.db)
@@ -64,15 +66,20 @@ class EventStore:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error.
+
+        Writers in this process queue on a lock rather than in SQLite's busy handler,
+        which sleeps with back-off and leaves the write lock idle between commits.
+        """
         conn = self.db.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self._write_lock:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     # --- writing -------------------------------------------------------------------
 
@@ -135,9 +142,7 @@ class EventStore:
             if record["seq"] != last + offset:
                 raise Conflict("store/seq_gap", f"seq {record['seq']} does not follow {last}", {})
             event = seal(record, game_id, prev, self.clock())
-            conn.execute(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", _row(event)
-            )
+            conn.execute(INSERT_EVENT, _row(event))
             events.append(event)
             prev = event["hash"]
         return events
@@ -191,9 +196,16 @@ class EventStore:
     def events(self, game_id: str, *, after: int = 0) -> list[Event]:
         """A game's events with seq > after, in order."""
         cursor = self.db.execute(
-            f"SELECT {COLUMN_LIST} FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+            "SELECT event FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
         )
-        return [_event(row) for row in cursor.fetchall()]
+        return [orjson.loads(row[0]) for row in cursor.fetchall()]
+
+    def log_lines(self, game_id: str) -> bytes:
+        """A game's whole log as JSONL, straight from the stored canonical JSON."""
+        cursor = self.db.execute(
+            "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return b"".join(row[0].encode("utf-8") + b"\n" for row in cursor.fetchall())
 
     def state_hash_at(self, game_id: str, seq: int) -> str | None:
         """The state hash the log records after event `seq`."""
@@ -234,20 +246,9 @@ class EventStore:
 def _row(event: Event) -> tuple:
     return (
         event["game_id"], event["seq"], event["type"], json.dumps(event["actor"]),
-        canonical(event["visibility"]).decode(), canonical(event["payload"]).decode(),
-        None if event["command"] is None else canonical(event["command"]).decode(),
-        event["salt"], event["state_hash"], event["recorded_at"], event["prev_hash"],
-        event["hash"],
+        canonical(event["visibility"]).decode(), event["state_hash"], event["recorded_at"],
+        event["prev_hash"], event["hash"], canonical(event).decode(),
     )
-
-
-def _event(row: tuple) -> Event:
-    event = dict(zip(schema.COLUMNS, row, strict=True))
-    event["actor"] = json.loads(event["actor"])
-    for column in JSON_COLUMNS:
-        if event[column] is not None:
-            event[column] = json.loads(event[column])
-    return event
 
 
 class LogicalClock:

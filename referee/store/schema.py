@@ -26,8 +26,7 @@ def create(db: sqlite_utils.Database) -> None:
     db.table("events").create(
         {
             "game_id": str, "seq": int, "type": str, "actor": str, "visibility": str,
-            "payload": str, "command": str, "salt": str, "state_hash": str,
-            "recorded_at": str, "prev_hash": str, "hash": str,
+            "state_hash": str, "recorded_at": str, "prev_hash": str, "hash": str, "event": str,
         },
         pk=("game_id", "seq"), not_null={"game_id", "seq", "type", "hash"},
         if_not_exists=True,
@@ -46,7 +45,9 @@ def create(db: sqlite_utils.Database) -> None:
     )
     db.executescript(TRIGGERS)
 
+# `event` holds the whole event as its canonical JSON (the log line); the other
+# columns repeat its envelope so that SQL can find events without parsing them
 COLUMNS = (
-    "game_id", "seq", "type", "actor", "visibility", "payload", "command", "salt",
-    "state_hash", "recorded_at", "prev_hash", "hash",
+    "game_id", "seq", "type", "actor", "visibility", "state_hash", "recorded_at", "prev_hash",
+    "hash", "event",
 )

@@ -69,7 +69,7 @@ def file_bytes(path: Path) -> bytes:
 @pytest.mark.parametrize(
     "statement, refused",
     [
-        ("UPDATE events SET payload = '{}' WHERE seq = 1", "UPDATE refused"),
+        ("UPDATE events SET event = '{}' WHERE seq = 1", "UPDATE refused"),
         ("UPDATE events SET hash = 'x'", "UPDATE refused"),
         ("DELETE FROM events WHERE seq = 2", "DELETE refused"),
         ("DELETE FROM events", "DELETE refused"),
@@ -97,7 +97,7 @@ def test_insert_or_replace_cannot_rewrite_an_event(store, created):
     )
     row[5] = '{"forged":true}'
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        other.execute(f"INSERT OR REPLACE INTO events VALUES ({', '.join('?' * 12)})", row)
+        other.execute(f"INSERT OR REPLACE INTO events VALUES ({', '.join('?' * len(COLUMNS))})", row)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         store.db["events"].insert(dict(zip(COLUMNS, row, strict=True)), replace=True)
     other.close()
