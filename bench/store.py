@@ -450,22 +450,39 @@ def get_latency(tmp: Path, sizes: Sizes) -> tuple[list[Figure], dict[str, Any]]:
     figures = []
     for past in SNAPSHOT_OFFSETS:  # the big game is snapshotted every 100 events
         pad(referee, big[0], sizes.big_game + past)
-        samples = get_samples(app.test_client(), {"small": small, "big": big}, sizes.requests)
-        median = {k: statistics.median(v) * 1000 for k, v in samples.items()}
-        p95 = {k: percentile(v, 95) * 1000 for k, v in samples.items()}
-        name, note = f"5 GET, {sizes.big_game + past:,} events", f"{GET}; {past} {PAST}"
-        for stat, ms in (("median", median), ("p95", p95)):
-            small_ms = ("10-event game", ms["small"])
-            figures.append(Figure(f"{name}, {stat}", "ms", ms["big"], *small_ms, "<= 2", note))
-        facts[f"get_ms_{past}_past_snapshot"] = {"median": median, "p95": p95}
+        for mode, forget in GET_MODES.items():
+            samples = get_samples(
+                app.test_client(), {"small": small, "big": big}, sizes.requests,
+                before=(lambda: referee.latest.clear()) if forget else None,
+            )
+            median = {k: statistics.median(v) * 1000 for k, v in samples.items()}
+            p95 = {k: percentile(v, 95) * 1000 for k, v in samples.items()}
+            name = f"5 GET {mode}, {sizes.big_game + past:,} events"
+            note = f"{GET}; {past} {PAST}; {mode}: {GET_MODE_NOTES[mode]}"
+            for stat, ms in (("median", median), ("p95", p95)):
+                small_ms = ("10-event game", ms["small"])
+                figures.append(Figure(f"{name}, {stat}", "ms", ms["big"], *small_ms, "<= 2", note))
+            facts[f"get_ms_{mode}_{past}_past_snapshot"] = {"median": median, "p95": p95}
     return figures, facts
 
 
-def get_samples(client, games_: dict[str, tuple[str, str]], n: int) -> dict[str, list[float]]:
+# warm: the process holds the newest state; cold: as after a restart, from the snapshot
+GET_MODES = {"warm": False, "cold": True}
+GET_MODE_NOTES = {
+    "warm": "newest state held in memory, events after it read",
+    "cold": "memory cleared before each GET: newest snapshot + events after it",
+}
+
+
+def get_samples(
+    client, games_: dict[str, tuple[str, str]], n: int, *, before=None
+) -> dict[str, list[float]]:
     """Seconds per GET for each game, requests alternating between games after a warm-up."""
     samples: dict[str, list[float]] = {name: [] for name in games_}
     for i in range(-20, n):
         for name, (game_id, token) in games_.items():
+            if before:
+                before()
             start = time.perf_counter()
             response = client.get(f"/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
             seconds = time.perf_counter() - start

@@ -5,6 +5,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from . import games  # noqa: F401  (registers the rulesets)
 from .engine import game
 from .engine.canonical import digest
 from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
@@ -41,6 +42,11 @@ class LatestStates:
         """The newest state held for a game, if any."""
         with self._lock:
             return self._states.get(game_id)
+
+    def clear(self) -> None:
+        """Forget every state held (as a restarted process would)."""
+        with self._lock:
+            self._states.clear()
 
     def put(self, game_id: str, state: game.State) -> None:
         """Hold a state unless a newer one is held; forget the least recently put."""

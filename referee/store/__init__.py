@@ -24,7 +24,12 @@ INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS)
 
 def wall_clock() -> str:
     """The current UTC time, ISO 8601 with microseconds."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return stamp(datetime.now(UTC))
+
+
+def stamp(moment: datetime) -> str:
+    """A UTC time as the log writes it: YYYY-MM-DDTHH:MM:SS.ffffffZ."""
+    return moment.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def token_hash(token: str) -> str:
@@ -49,6 +54,10 @@ class EventStore:
         self._local = threading.local()
         # queues this process's writers; the database still decides every conflict
         self._write_lock = threading.Lock()
+        # the last (seq, hash) this process wrote per game: saves a read when it is the
+        # version the writer expects; if another process wrote since, the unique
+        # (game, seq) key refuses the insert and the entry is dropped
+        self._tails: dict[str, tuple[int, str]] = {}
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         schema.create(self.db)
@@ -115,7 +124,7 @@ class EventStore:
             with self.transaction() as conn:
                 if idempotency:  # under the write lock: a twin request that won is seen here
                     self.check_idempotency(game_id, *idempotency[:3])
-                last, prev = self._last(conn, game_id)
+                last, prev = self._tail(conn, game_id, expected)
                 if last != expected:
                     raise Conflict(
                         "store/version_conflict",
@@ -125,8 +134,10 @@ class EventStore:
                 events = self._insert(conn, game_id, last, prev, records)
                 if idempotency:
                     self._remember(conn, game_id, idempotency, events)
-                return events
+            self._tails[game_id] = (events[-1]["seq"], events[-1]["hash"])
+            return events
         except sqlite3.IntegrityError as exc:
+            self._tails.pop(game_id, None)
             if idempotency:
                 self.check_idempotency(game_id, idempotency[0], idempotency[1], idempotency[2])
             raise Conflict(
@@ -180,6 +191,10 @@ class EventStore:
         )
 
     # --- reading -------------------------------------------------------------------
+
+    def _tail(self, conn: sqlite3.Connection, game_id: str, expected: int) -> tuple[int, str]:
+        tail = self._tails.get(game_id)
+        return tail if tail is not None and tail[0] == expected else self._last(conn, game_id)
 
     def _last(self, conn: sqlite3.Connection, game_id: str) -> tuple[int, str]:
         row = conn.execute(
@@ -245,7 +260,7 @@ class EventStore:
 
 def _row(event: Event) -> tuple:
     return (
-        event["game_id"], event["seq"], event["type"], json.dumps(event["actor"]),
+        event["game_id"], event["seq"], event["type"], canonical(event["actor"]).decode(),
         canonical(event["visibility"]).decode(), event["state_hash"], event["recorded_at"],
         event["prev_hash"], event["hash"], canonical(event).decode(),
     )
@@ -258,6 +273,6 @@ class LogicalClock:
         self._now = start
 
     def __call__(self) -> str:
-        stamp = self._now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        now = self._now
         self._now += timedelta(milliseconds=1)
-        return stamp
+        return stamp(now)

@@ -18,7 +18,7 @@ from ...engine.events import MODERATOR
 from .line import ranks
 from .options import OPTIONS, check_options
 from .scoring import outcome
-from .state import OVER, apply, initial, setup
+from .state import OVER, action_cards, apply, initial, setup
 from .turns import COMMANDS, decide, legal, to_move
 
 NAME = "dark-horse"
@@ -75,7 +75,7 @@ def _public(state: State) -> dict[str, Any]:
         "betting_card_counts": [len(held) for held in state["betting_cards"]],
         "betting_stack_size": len(state["betting_stack"]),
         "played": [
-            {**play, "action": state["action_cards"][play["card"]]} for play in state["played"]
+            {**play, "action": action_cards(state)[play["card"]]} for play in state["played"]
         ],
         "discarded_betting_cards": state["discarded_betting_cards"],
         "pending_discard": state["pending_discard"],
@@ -88,7 +88,7 @@ def _public(state: State) -> dict[str, Any]:
 
 
 def _card(state: State, card: int) -> dict[str, Any]:
-    return {"card": card, "action": state["action_cards"][card]}
+    return {"card": card, "action": action_cards(state)[card]}
 
 
 def _hand(state: State, hand: list[int]) -> list[dict[str, Any]]:

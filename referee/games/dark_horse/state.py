@@ -1,6 +1,5 @@
 """The table of a Dark Horse game: how it starts, the deal, and how each event changes it."""
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -21,12 +20,13 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
     # the one option check that needs the number of players
     if options["first_seat"] >= seats:
         raise invalid("first_seat", f"first_seat must be a seat number 0-{seats - 1}")
-    deck = copy.deepcopy(options["deck"] if options["deck"] is not None else HOUSE_DECK)
+    deck = options["deck"] if options["deck"] is not None else HOUSE_DECK
     return {
         "seats": seats,
         "first_seat": options["first_seat"],
         "rank_points": list(options["rank_points"]),
-        "action_cards": deck,
+        # the house deck is data, not state: only a moderator's own deck is carried
+        "custom_deck": options["deck"],
         "hand_size": min(ACTION_CARDS_PER_PLAYER[str(seats)], len(deck) // seats),
         "phase": SETUP,
         "turn": None,
@@ -42,6 +42,11 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
         "played": [],
         "pending_discard": None,
     }
+
+
+def action_cards(state: State) -> list[dict[str, Any]]:
+    """The action deck of this game: the moderator's own, else the house deck."""
+    return state["custom_deck"] if state["custom_deck"] is not None else HOUSE_DECK
 
 
 def setup(state: State, rng: Rng) -> list[Event]:
@@ -70,7 +75,7 @@ def _deal_betting_cards(state: State, rng: Rng) -> list[Event]:
 
 def _deal_action_cards(state: State, rng: Rng) -> list[Event]:
     seats, each = state["seats"], state["hand_size"]
-    cards = rng.shuffle("action-cards", list(range(len(state["action_cards"]))))
+    cards = rng.shuffle("action-cards", list(range(len(action_cards(state)))))
     dealt = [
         event(
             "ActionCardsDealt",
@@ -120,7 +125,7 @@ def _action_card_played(state: State, p: Payload) -> Payload:
     hand = _without(state["hands"][p["seat"]], p["card"])
     return {
         "hands": _replace(state["hands"], p["seat"], hand),
-        "played": [*state["played"], copy.deepcopy(p)],
+        "played": [*state["played"], dict(p)],
     }
 
 

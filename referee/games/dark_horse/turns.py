@@ -8,7 +8,7 @@ from ...engine.rng import Rng
 from . import cards
 from .data import HORSES, RANKS, TOKENS
 from .line import CHOICE, DIRECTIONS, SIDES
-from .state import PLACEMENT, RACING, fold
+from .state import PLACEMENT, RACING, action_cards, fold
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -102,7 +102,7 @@ def _plays(state: State, seat: int) -> list[Command]:
         {"type": PLAY, "card": card, "take_token": take, **choice}
         for card in state["hands"][seat]
         for take in takes
-        for choice in _choices(state, seat, state["action_cards"][card])
+        for choice in _choices(state, seat, action_cards(state)[card])
     ]
 
 
@@ -185,7 +185,7 @@ def _play(state: State, seat: int, command: Command) -> list[Event]:
     refusal = token_refusal(state, seat) if take else None
     if refusal:
         raise RuleViolation(*refusal, {"field": "take_token"})
-    choices, effect = _effect(state, seat, state["action_cards"][card], command)
+    choices, effect = _effect(state, seat, action_cards(state)[card], command)
     taken = [event("DarkHorseTokenTaken", {"seat": seat})] if take else []
     played = event("ActionCardPlayed", {"seat": seat, "card": card, **choices})
     return _close_turn(state, [*taken, played, *effect])
