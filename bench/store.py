@@ -452,7 +452,9 @@ def get_latency(tmp: Path, sizes: Sizes) -> tuple[list[Figure], dict[str, Any]]:
         pad(referee, big[0], sizes.big_game + past)
         for mode, forget in GET_MODES.items():
             samples = get_samples(
-                app.test_client(), {"small": small, "big": big}, sizes.requests,
+                app.test_client(),
+                {"small": small, "big": big},
+                sizes.requests,
                 before=(lambda: referee.latest.clear()) if forget else None,
             )
             median = {k: statistics.median(v) * 1000 for k, v in samples.items()}

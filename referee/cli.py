@@ -22,12 +22,23 @@ def main() -> None:
 
 
 @main.command()
-@click.option("--host", default=lambda: os.environ.get("REFEREE_HOST", "127.0.0.1"),
-              show_default="127.0.0.1 or $REFEREE_HOST")
-@click.option("--port", type=int, default=lambda: int(os.environ.get("REFEREE_PORT", "5000")),
-              show_default="5000 or $REFEREE_PORT")
-@click.option("--db", default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
-              show_default="var/referee.db or $REFEREE_DB", help="SQLite file of the event store.")
+@click.option(
+    "--host",
+    default=lambda: os.environ.get("REFEREE_HOST", "127.0.0.1"),
+    show_default="127.0.0.1 or $REFEREE_HOST",
+)
+@click.option(
+    "--port",
+    type=int,
+    default=lambda: int(os.environ.get("REFEREE_PORT", "5000")),
+    show_default="5000 or $REFEREE_PORT",
+)
+@click.option(
+    "--db",
+    default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
+    show_default="var/referee.db or $REFEREE_DB",
+    help="SQLite file of the event store.",
+)
 def serve(host: str, port: int, db: str) -> None:
     """Serve the HTTP API on the embedded defaults."""
     from .app import create_app
@@ -43,8 +54,12 @@ def serve(host: str, port: int, db: str) -> None:
 @click.option("--seed", default="0", show_default=True, help="Game i is seeded with SEED/i.")
 @click.option("--players", type=int, default=None, help="Players per game [ruleset minimum].")
 @click.option("--options", "options_json", default="{}", help="Game options as JSON.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Directory for the JSONL logs [var/bot-play/RULESET].")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Directory for the JSONL logs [var/bot-play/RULESET].",
+)
 @click.option("--db", default=None, help="SQLite file to play in [a temporary file].")
 def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
     """Random legal bots play COUNT games through the engine and store; one log per game."""

@@ -193,9 +193,7 @@ class Referee:
     def log(self, game_id: str, viewer: Viewer) -> bytes:
         """The full log: to the moderator at any time, to everyone once play has stopped."""
         if viewer != MODERATOR and not game.is_over(self.state(game_id)):
-            raise Forbidden(
-                "log/not_yet", "the full log is public once the game is over", {}
-            )
+            raise Forbidden("log/not_yet", "the full log is public once the game is over", {})
         return self.store.log_lines(game_id)
 
 

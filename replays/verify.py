@@ -162,15 +162,15 @@ def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.S
     return state
 
 
-def _rerun(
-    state: game.State, event: Event, seed: str
-) -> tuple[list[dict[str, Any]], game.State]:
+def _rerun(state: game.State, event: Event, seed: str) -> tuple[list[dict[str, Any]], game.State]:
     if event["command"] is None:
         raise Invalid(event["seq"], f"{event['type']} was not caused by any recorded command")
     try:
         return game.step(state, event["actor"], event["command"], seed)
     except RefereeError as exc:
-        raise Invalid(event["seq"], f"the rules refuse the recorded command: {exc.message}") from None
+        raise Invalid(
+            event["seq"], f"the rules refuse the recorded command: {exc.message}"
+        ) from None
     except Exception as exc:
         raise Invalid(event["seq"], f"the recorded command cannot be run: {exc!r}") from None
 

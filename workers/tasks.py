@@ -9,5 +9,9 @@ from replays.verify import verify_bytes
 def verify_log(log: str) -> dict:
     """Verify one JSONL log sent whole; returns valid, seq and reason."""
     report = verify_bytes(log.encode("utf-8"))
-    return {"valid": report.valid, "events": report.events, "seq": report.seq,
-            "reason": report.reason}
+    return {
+        "valid": report.valid,
+        "events": report.events,
+        "seq": report.seq,
+        "reason": report.reason,
+    }

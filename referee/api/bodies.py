@@ -35,8 +35,8 @@ def depth(value: Any) -> int:
 
 
 class CanonicalJsonParser(FlaskParser):
-    """webargs' parser, refusing fractions, NaN and Infinity, lone surrogates, integers past Python's
-    digit limit and nesting deeper than MAX_DEPTH: each would be a 500 further in."""
+    """webargs' parser, refusing fractions, NaN and Infinity, lone surrogates, integers
+    past Python's digit limit and nesting deeper than MAX_DEPTH (each a 500 further in)."""
 
     def _raw_load_json(self, req: Request) -> Any:
         if not is_json_request(req):

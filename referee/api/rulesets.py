@@ -12,7 +12,6 @@ from ..engine.game import MODERATOR_COMMANDS
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The rule sets served.")
 
 
-
 def describe(rules: ModuleType) -> dict:
     """The public description of one ruleset."""
     return {

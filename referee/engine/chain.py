@@ -6,8 +6,18 @@ from .canonical import digest
 
 GENESIS = "0" * 64
 FIELDS = (
-    "game_id", "seq", "type", "actor", "visibility", "payload", "command", "salt",
-    "state_hash", "recorded_at", "prev_hash", "hash",
+    "game_id",
+    "seq",
+    "type",
+    "actor",
+    "visibility",
+    "payload",
+    "command",
+    "salt",
+    "state_hash",
+    "recorded_at",
+    "prev_hash",
+    "hash",
 )
 
 

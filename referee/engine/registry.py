@@ -7,8 +7,20 @@ from .errors import NotFound
 _RULESETS: dict[str, ModuleType] = {}
 
 REQUIRED = (
-    "NAME", "VERSION", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS", "COMMANDS",
-    "initial", "setup", "legal", "decide", "apply", "view", "outcome", "to_move",
+    "NAME",
+    "VERSION",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "OPTIONS",
+    "COMMANDS",
+    "initial",
+    "setup",
+    "legal",
+    "decide",
+    "apply",
+    "view",
+    "outcome",
+    "to_move",
 )
 
 

@@ -87,6 +87,8 @@ class Rng:
 
     def hex(self, label: str, nbytes: int = 16) -> str:
         """The first nbytes of a label's stream, as hex (used for salts)."""
-        return hmac.new(self._key, label.encode("utf-8") + b"#0", hashlib.sha256).digest()[
-            :nbytes
-        ].hex()
+        return (
+            hmac.new(self._key, label.encode("utf-8") + b"#0", hashlib.sha256)
+            .digest()[:nbytes]
+            .hex()
+        )

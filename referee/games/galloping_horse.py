@@ -45,18 +45,23 @@ def check_options(options: dict[str, Any]) -> None:
         or sorted(line_up) != sorted(HORSES)
     ):
         raise BadRequest(
-            "options/invalid", f"line_up must list each of {', '.join(HORSES)} once",
+            "options/invalid",
+            f"line_up must list each of {', '.join(HORSES)} once",
             {"field": "options.line_up"},
         )
     first = options["first_seat"]
     if not isinstance(first, int) or isinstance(first, bool) or first not in range(MAX_PLAYERS):
         raise BadRequest(
-            "options/invalid", "first_seat must be a seat number 0-3", {"field": "options.first_seat"}
+            "options/invalid",
+            "first_seat must be a seat number 0-3",
+            {"field": "options.first_seat"},
         )
     food = options["food_cards"]
     if not isinstance(food, int) or isinstance(food, bool) or not 0 <= food <= 1000:
         raise BadRequest(
-            "options/invalid", "food_cards must be an integer 0-1000", {"field": "options.food_cards"}
+            "options/invalid",
+            "food_cards must be an integer 0-1000",
+            {"field": "options.food_cards"},
         )
 
 
@@ -79,7 +84,10 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
 def setup(state: State, rng: Rng) -> list[Event]:
     """Line the horses up (from the options or the seed), then deal round 1."""
     line_up = state["line_up"] or rng.shuffle("line-up", HORSES)
-    return [event("HorsesLinedUp", {"line_up": line_up}), *_deal(state, rng, 1, state["first_seat"])]
+    return [
+        event("HorsesLinedUp", {"line_up": line_up}),
+        *_deal(state, rng, 1, state["first_seat"]),
+    ]
 
 
 def _deal(state: State, rng: Rng, round_: int, first: int) -> list[Event]:
@@ -87,7 +95,11 @@ def _deal(state: State, rng: Rng, round_: int, first: int) -> list[Event]:
     events = [
         event(
             "RaceCardsDealt",
-            {"round": round_, "seat": seat, "cards": sorted(shuffled[seat * HAND : (seat + 1) * HAND])},
+            {
+                "round": round_,
+                "seat": seat,
+                "cards": sorted(shuffled[seat * HAND : (seat + 1) * HAND]),
+            },
             to=[seat],
         )
         for seat in range(state["seats"])
@@ -116,7 +128,8 @@ def decide(state: State, seat: int, command: dict[str, Any], rng: Rng) -> list[E
     # phase allows the command: every turn is a card play
     if command.get("type") != "play_card":
         raise BadRequest(
-            "command/unknown", f"unknown command {command.get('type')!r}",
+            "command/unknown",
+            f"unknown command {command.get('type')!r}",
             {"field": "type", "known": list(COMMANDS)},
         )
     # command-specific checks

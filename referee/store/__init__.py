@@ -141,7 +141,8 @@ class EventStore:
             if idempotency:
                 self.check_idempotency(game_id, idempotency[0], idempotency[1], idempotency[2])
             raise Conflict(
-                "store/version_conflict", "another command was recorded first; fetch and resend",
+                "store/version_conflict",
+                "another command was recorded first; fetch and resend",
                 {"expected_version": expected},
             ) from exc
 
@@ -260,9 +261,16 @@ class EventStore:
 
 def _row(event: Event) -> tuple:
     return (
-        event["game_id"], event["seq"], event["type"], canonical(event["actor"]).decode(),
-        canonical(event["visibility"]).decode(), event["state_hash"], event["recorded_at"],
-        event["prev_hash"], event["hash"], canonical(event).decode(),
+        event["game_id"],
+        event["seq"],
+        event["type"],
+        canonical(event["actor"]).decode(),
+        canonical(event["visibility"]).decode(),
+        event["state_hash"],
+        event["recorded_at"],
+        event["prev_hash"],
+        event["hash"],
+        canonical(event).decode(),
     )
 
 

@@ -21,33 +21,55 @@ def create(db: sqlite_utils.Database) -> None:
     """Create every table the store needs, if missing."""
     db.table("games").create(
         {"game_id": str, "ruleset": str, "seed": str, "created_at": str},
-        pk="game_id", if_not_exists=True,
+        pk="game_id",
+        if_not_exists=True,
     )
     db.table("events").create(
         {
-            "game_id": str, "seq": int, "type": str, "actor": str, "visibility": str,
-            "state_hash": str, "recorded_at": str, "prev_hash": str, "hash": str, "event": str,
+            "game_id": str,
+            "seq": int,
+            "type": str,
+            "actor": str,
+            "visibility": str,
+            "state_hash": str,
+            "recorded_at": str,
+            "prev_hash": str,
+            "hash": str,
+            "event": str,
         },
-        pk=("game_id", "seq"), not_null={"game_id", "seq", "type", "hash"},
+        pk=("game_id", "seq"),
+        not_null={"game_id", "seq", "type", "hash"},
         if_not_exists=True,
     )
     db.table("tokens").create(
         {"token_hash": str, "game_id": str, "role": str, "active": int},
-        pk="token_hash", if_not_exists=True,
+        pk="token_hash",
+        if_not_exists=True,
     )
     db.table("idempotency").create(
         {"game_id": str, "role": str, "key": str, "request": str, "status": int, "response": str},
-        pk=("game_id", "role", "key"), if_not_exists=True,
+        pk=("game_id", "role", "key"),
+        if_not_exists=True,
     )
     db.table("snapshots").create(
         {"game_id": str, "seq": int, "state": str, "state_hash": str},
-        pk=("game_id", "seq"), if_not_exists=True,
+        pk=("game_id", "seq"),
+        if_not_exists=True,
     )
     db.executescript(TRIGGERS)
+
 
 # `event` holds the whole event as its canonical JSON (the log line); the other
 # columns repeat its envelope so that SQL can find events without parsing them
 COLUMNS = (
-    "game_id", "seq", "type", "actor", "visibility", "state_hash", "recorded_at", "prev_hash",
-    "hash", "event",
+    "game_id",
+    "seq",
+    "type",
+    "actor",
+    "visibility",
+    "state_hash",
+    "recorded_at",
+    "prev_hash",
+    "hash",
+    "event",
 )

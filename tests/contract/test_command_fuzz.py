@@ -12,7 +12,9 @@ from referee.engine.rng import Rng
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 100) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 

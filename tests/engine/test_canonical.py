@@ -2,7 +2,6 @@
 
 import hashlib
 
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,9 +24,12 @@ def test_digest_is_sha256_of_canonical_bytes():
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(st.characters(exclude_categories=["Cs"])),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(st.characters(exclude_categories=["Cs"]), max_size=5), inner,
-                      max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.text(st.characters(exclude_categories=["Cs"]), max_size=5), inner, max_size=4
+        )
+    ),
     max_leaves=20,
 )
 

@@ -7,8 +7,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2] / "referee"
 BANNED = {
-    "flask", "celery", "sqlite3", "sqlite_utils", "redis", "os", "time", "datetime",
-    "random", "uuid", "logging", "requests", "socket", "subprocess", "threading", "secrets",
+    "flask",
+    "celery",
+    "sqlite3",
+    "sqlite_utils",
+    "redis",
+    "os",
+    "time",
+    "datetime",
+    "random",
+    "uuid",
+    "logging",
+    "requests",
+    "socket",
+    "subprocess",
+    "threading",
+    "secrets",
 }
 PURE_FILES = sorted((ROOT / "engine").rglob("*.py")) + sorted((ROOT / "games").rglob("*.py"))
 

@@ -105,8 +105,9 @@ def test_not_your_turn_and_card_not_in_hand_are_refused():
     assert no_card.value.code == "rule/card_not_in_hand"
 
 
-@pytest.mark.parametrize("command", [{"type": "play"}, {"type": "play_card"},
-                                     {"type": "play_card", "horse": "purple"}])
+@pytest.mark.parametrize(
+    "command", [{"type": "play"}, {"type": "play_card"}, {"type": "play_card", "horse": "purple"}]
+)
 def test_malformed_commands_name_the_field(command):
     with pytest.raises(BadRequest) as bad:
         gh.decide(table(), 0, command, Rng("t"))
@@ -148,9 +149,7 @@ def test_round_two_reshuffles_all_28_cards_and_continues_clockwise():
 
 def test_the_game_ends_after_two_rounds_and_most_food_wins():
     state = {**table(), "round": 2, "played": 28, "food": [5, 9, 2, 9]}
-    assert gh.outcome(state) == {
-        "scores": [5, 9, 2, 9], "ranks": [3, 1, 4, 1], "winners": [1, 3]
-    }
+    assert gh.outcome(state) == {"scores": [5, 9, 2, 9], "ranks": [3, 1, 4, 1], "winners": [1, 3]}
     assert gh.outcome({**state, "played": 27}) is None
 
 

@@ -97,7 +97,9 @@ def test_insert_or_replace_cannot_rewrite_an_event(store, created):
     )
     row[5] = '{"forged":true}'
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        other.execute(f"INSERT OR REPLACE INTO events VALUES ({', '.join('?' * len(COLUMNS))})", row)
+        other.execute(
+            f"INSERT OR REPLACE INTO events VALUES ({', '.join('?' * len(COLUMNS))})", row
+        )
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         store.db["events"].insert(dict(zip(COLUMNS, row, strict=True)), replace=True)
     other.close()
