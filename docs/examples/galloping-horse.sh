@@ -35,5 +35,6 @@ done
 
 echo "outcome: $(echo "$VIEW" | jget outcome)"
 echo "seed:    $(echo "$VIEW" | jget seed)"
+mkdir -p var
 curl -sf -H "Authorization: Bearer $MODERATOR" "$API/games/$ID/log" > "var/$ID.jsonl"
 "$REFEREE" replay verify "var/$ID.jsonl"

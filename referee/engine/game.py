@@ -6,6 +6,7 @@ not shown to everyone) and state_hash (of the whole state after the event).
 The store adds recorded_at, prev_hash and hash.
 """
 
+import copy
 from types import ModuleType
 from typing import Any
 
@@ -240,20 +241,23 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
     seen_as = MODERATOR if over else viewer
     active = [] if over else rules.to_move(state["rules"])
     legal = rules.legal(state["rules"], viewer) if isinstance(viewer, int) and not over else []
-    return {
-        "ruleset": state["ruleset"],
-        "ruleset_version": state["ruleset_version"],
-        "players": state["players"],
-        "options": state["options"],
-        "status": state["status"],
-        "version": state["seq"],
-        "to_move": active,
-        "state": rules.view(state["rules"], seen_as),
-        "legal": legal,
-        "outcome": state["outcome"],
-        "seed_commitment": state["seed_commitment"],
-        "seed": state["seed"],
-    }
+    # a copy: views leave the core, states are held and shared
+    return copy.deepcopy(
+        {
+            "ruleset": state["ruleset"],
+            "ruleset_version": state["ruleset_version"],
+            "players": state["players"],
+            "options": state["options"],
+            "status": state["status"],
+            "version": state["seq"],
+            "to_move": active,
+            "state": rules.view(state["rules"], seen_as),
+            "legal": legal,
+            "outcome": state["outcome"],
+            "seed_commitment": state["seed_commitment"],
+            "seed": state["seed"],
+        }
+    )
 
 
 REDACTED_KEYS = ("seq", "type", "actor", "visibility", "recorded_at", "prev_hash", "hash")

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -147,3 +148,17 @@ def test_a_whole_game_over_real_http(served, tmp_path):
     assert report.outcome == shown["outcome"]
     assert report.events == shown["version"] == len(lines.splitlines())
     assert (tmp_path / "served.db").exists()
+
+
+@pytest.mark.skipif(not shutil.which("curl"), reason="the README's session is written for curl")
+def test_the_readme_curl_session_plays_a_whole_game(served, tmp_path):
+    script = ROOT / "docs" / "examples" / "galloping-horse.sh"
+    env = {**os.environ, "API": served.base, "REFEREE": str(REFEREE), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        ["bash", str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "outcome: {" in done.stdout and '"winners"' in done.stdout
+    assert "1 valid, 0 invalid" in done.stdout
+    (log,) = (tmp_path / "var").glob("*.jsonl")
+    assert verify_bytes(log.read_bytes()).valid

@@ -146,6 +146,32 @@ def test_apply_never_changes_its_input_and_states_are_plain_json(ruleset):
         assert rules.outcome(state["rules"]) == state["outcome"]
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_views_and_legal_never_change_the_state(ruleset):
+    """The service holds states in memory and hands views out: they must not alias it."""
+    for records, _, _ in corpus(ruleset)[:5]:
+        state = None
+        for record in records[:-2]:
+            state = game.apply(state, record)
+            before = copy.deepcopy(state)
+            for viewer in [None, "moderator", *range(len(state["players"]))]:
+                shown = game.view(state, viewer)
+                scribble(shown)
+            assert state == before, f"a view changed the state after {record['type']}"
+
+
+def scribble(value) -> None:
+    """Change every list and dict reachable from a view, as a careless caller might."""
+    if isinstance(value, dict):
+        for key in list(value):
+            scribble(value[key])
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            scribble(item)
+        value.append("scribbled")
+
+
 def no_floats(value) -> bool:
     if isinstance(value, float):
         return False
