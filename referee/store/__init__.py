@@ -29,7 +29,7 @@ def wall_clock() -> str:
 
 def stamp(moment: datetime) -> str:
     """A UTC time as the log writes it: YYYY-MM-DDTHH:MM:SS.ffffffZ."""
-    return moment.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+    return moment.isoformat(timespec="microseconds")[:26] + "Z"
 
 
 def token_hash(token: str) -> str:
