@@ -20,3 +20,19 @@ def may_see(visibility: Visibility, viewer: int | str | None) -> bool:
     if viewer == MODERATOR or visibility == PUBLIC:
         return True
     return isinstance(viewer, int) and isinstance(visibility, list) and viewer in visibility
+
+
+def deal(
+    type_: str, shuffled: list[Any], seats: int, each: int, **payload: Any
+) -> tuple[list[Event], list[Any]]:
+    """Hands dealt from the top of a shuffled pile, each in an event only its seat sees;
+    returns those events and the rest of the pile."""
+    events = [
+        event(
+            type_,
+            {**payload, "seat": s, "cards": sorted(shuffled[s * each : (s + 1) * each])},
+            to=[s],
+        )
+        for s in range(seats)
+    ]
+    return events, shuffled[seats * each :]

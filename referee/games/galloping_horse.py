@@ -9,7 +9,7 @@ Decisions where the text is silent: ../shared/rules/README.md and docs/rules/gal
 from typing import Any
 
 from ..engine.errors import BadRequest, RuleViolation
-from ..engine.events import Event, event
+from ..engine.events import Event, deal, event
 from ..engine.outcome import ranked
 from ..engine.rng import Rng
 from ._data import load
@@ -92,19 +92,8 @@ def setup(state: State, rng: Rng) -> list[Event]:
 
 def _deal(state: State, rng: Rng, round_: int, first: int) -> list[Event]:
     shuffled = rng.shuffle(f"round-{round_}/deal", DECK)
-    events = [
-        event(
-            "RaceCardsDealt",
-            {
-                "round": round_,
-                "seat": seat,
-                "cards": sorted(shuffled[seat * HAND : (seat + 1) * HAND]),
-            },
-            to=[seat],
-        )
-        for seat in range(state["seats"])
-    ]
-    return [*events, event("RoundStarted", {"round": round_, "first_seat": first})]
+    dealt, _ = deal("RaceCardsDealt", shuffled, state["seats"], HAND, round=round_)
+    return [*dealt, event("RoundStarted", {"round": round_, "first_seat": first})]
 
 
 def to_move(state: State) -> list[int]:

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from typing import Any
 
-from ...engine.events import MODERATOR, Event, event
+from ...engine.events import MODERATOR, Event, deal, event
 from ...engine.rng import Rng
 from .data import ACTION_CARDS_PER_PLAYER, BETTING_CARDS, BETTING_CARDS_PER_PLAYER, HOUSE_DECK
 from .line import moved, placed
@@ -60,34 +60,18 @@ def setup(state: State, rng: Rng) -> list[Event]:
 
 def _deal_betting_cards(state: State, rng: Rng) -> list[Event]:
     seats, each = state["seats"], BETTING_CARDS_PER_PLAYER[str(state["seats"])]
-    cards = rng.shuffle("betting-cards", BETTING_CARDS)
-    dealt = [
-        event(
-            "BettingCardsDealt",
-            {"seat": s, "cards": sorted(cards[s * each : (s + 1) * each])},
-            to=[s],
-        )
-        for s in range(seats)
-    ]
+    dealt, stack = deal(
+        "BettingCardsDealt", rng.shuffle("betting-cards", BETTING_CARDS), seats, each
+    )
     # the stack's order is secret: only the moderator sees it
-    return [*dealt, event("BettingStackFormed", {"cards": cards[seats * each :]}, to=MODERATOR)]
+    return [*dealt, event("BettingStackFormed", {"cards": stack}, to=MODERATOR)]
 
 
 def _deal_action_cards(state: State, rng: Rng) -> list[Event]:
     seats, each = state["seats"], state["hand_size"]
     cards = rng.shuffle("action-cards", list(range(len(action_cards(state)))))
-    dealt = [
-        event(
-            "ActionCardsDealt",
-            {"seat": s, "cards": sorted(cards[s * each : (s + 1) * each])},
-            to=[s],
-        )
-        for s in range(seats)
-    ]
-    return [
-        *dealt,
-        event("ActionCardsSetAside", {"cards": sorted(cards[seats * each :])}, to=MODERATOR),
-    ]
+    dealt, unused = deal("ActionCardsDealt", cards, seats, each)
+    return [*dealt, event("ActionCardsSetAside", {"cards": sorted(unused)}, to=MODERATOR)]
 
 
 def apply(state: State, ev: Event) -> State:
