@@ -8,7 +8,7 @@ from typing import Any
 from . import games  # noqa: F401  (registers the rulesets)
 from .engine import game
 from .engine.canonical import digest
-from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
+from .engine.errors import Conflict, Forbidden, Unauthorized
 from .engine.events import MODERATOR
 from .store import EventStore, IdempotentReplay
 
@@ -204,5 +204,3 @@ def _responder(viewer: Viewer, over: bool):
 
     return respond
 
-
-__all__ = ["Referee", "RuleViolation"]
