@@ -34,4 +34,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     store = EventStore(app.config["REFEREE_DB"])
     app.extensions["referee"] = Referee(store, snapshot_every=app.config["SNAPSHOT_EVERY"])
     api.init_app(app)
+    if app.config.get("REDIS_URL"):
+        from workers.celery_app import celery_init_app
+
+        celery_init_app(app)
     return app

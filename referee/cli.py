@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -13,6 +14,8 @@ from . import games  # noqa: F401  (registers the rulesets)
 from .engine import game, registry
 from .engine.errors import RefereeError
 from .engine.events import MODERATOR
+
+DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 
 
 @click.group()
@@ -39,13 +42,49 @@ def main() -> None:
     show_default="var/referee.db or $REFEREE_DB",
     help="SQLite file of the event store.",
 )
-def serve(host: str, port: int, db: str) -> None:
-    """Serve the HTTP API on the embedded defaults."""
+@click.option(
+    "--redis-url",
+    default=lambda: os.environ.get("REDIS_URL"),
+    show_default="$REDIS_URL, else an embedded Redis beside the database",
+    help="Broker for the Celery workers.",
+)
+@click.option(
+    "--workers",
+    "worker_count",
+    type=click.IntRange(0),
+    default=1,
+    show_default=True,
+    help="Celery worker processes to start beside the API.",
+)
+def serve(host: str, port: int, db: str, redis_url: str | None, worker_count: int) -> None:
+    """Serve the HTTP API with a Redis broker and a worker (embedded by default)."""
+    from . import embedded
     from .app import create_app
 
-    app = create_app({"REFEREE_DB": db})
-    click.echo(f"referee: store {db}; API on http://{host}:{port} (docs at /docs)")
-    app.run(host=host, port=port, threaded=True, use_reloader=False)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # so the children are stopped
+    var_dir = Path(db).resolve().parent
+    with embedded.redis_url(var_dir, redis_url) as broker:
+        with embedded.workers(worker_count, broker=broker, db=db):
+            app = create_app({"REFEREE_DB": db, "REDIS_URL": broker})
+            click.echo(f"referee: store {db}; broker {broker}; {worker_count} worker(s)")
+            click.echo(f"referee: API on http://{host}:{port} (docs at /docs)")
+            app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+@main.command()
+@click.option(
+    "--redis-url",
+    default=lambda: os.environ.get("REDIS_URL", DEFAULT_BROKER),
+    show_default=f"$REDIS_URL or {DEFAULT_BROKER}",
+)
+@click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True)
+def worker(redis_url: str, concurrency: int) -> None:
+    """Run a Celery worker on a shared Redis (this machine or another)."""
+    from workers.celery_app import make_celery
+
+    make_celery(redis_url).worker_main(
+        ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency)]
+    )
 
 
 @main.command("bot-play")

@@ -203,4 +203,3 @@ def _responder(viewer: Viewer, over: bool):
         return 201, {"events": shown, "version": events[-1]["seq"]}
 
     return respond
-

@@ -9,10 +9,17 @@ DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 
 
 def make_celery(broker: str | None = None) -> Celery:
-    """A Celery app on Redis (REDIS_URL), with tasks from workers.tasks."""
+    """A Celery app on Redis (REDIS_URL), with the tasks of workers.tasks."""
     url = broker or os.environ.get("REDIS_URL", DEFAULT_BROKER)
     app = Celery("referee", broker=url, backend=url, include=["workers.tasks"])
-    app.conf.update(task_acks_late=True, task_reject_on_worker_lost=True, task_serializer="json")
+    app.conf.update(
+        task_acks_late=True,  # a task whose worker dies is delivered again
+        task_reject_on_worker_lost=True,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        broker_connection_retry_on_startup=True,
+    )
     return app
 
 
