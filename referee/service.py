@@ -167,15 +167,21 @@ class Referee:
             records, after = game.step(state, viewer, command, seed)
             respond = _responder(viewer, game.is_over(after))
             idem = (role_name(viewer), key, request, respond) if key else None
+            tokens = _new_tokens(viewer, command)
             try:
-                events = self.store.append(game_id, state["seq"], records, idempotency=idem)
+                events = self.store.append(
+                    game_id, state["seq"], records, idempotency=idem, tokens=tokens
+                )
             except Conflict:
                 if expected_version is not None or attempt == RETRIES - 1:
                     raise
                 continue
             self.latest.put(game_id, after)
             self._maybe_snapshot(game_id, state["seq"], after)
-            return respond(events)
+            status, body = respond(events)
+            if tokens:  # shown once, here: a resend under the same key does not repeat it
+                body = {**body, "token": next(iter(tokens.values()))}
+            return status, body
         raise AssertionError("unreachable")
 
     def _maybe_snapshot(self, game_id: str, before: int, after: game.State) -> None:
@@ -195,6 +201,13 @@ class Referee:
         if viewer != MODERATOR and not game.is_over(self.state(game_id)):
             raise Forbidden("log/not_yet", "the full log is public once the game is over", {})
         return self.store.log_lines(game_id)
+
+
+def _new_tokens(viewer: Viewer, command: dict[str, Any]) -> dict[str, str]:
+    """A fresh token for the seat a moderator's replace_player gives to a new player."""
+    if viewer == MODERATOR and command.get("type") == "replace_player":
+        return {role_name(command["seat"]): secrets.token_urlsafe(24)}
+    return {}
 
 
 def _responder(viewer: Viewer, over: bool):

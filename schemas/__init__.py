@@ -67,10 +67,12 @@ class EventSchema(Schema):
 
 
 class CommandResultSchema(Schema):
-    """The events a command appended, as its sender may see them."""
+    """The events a command appended, as its sender may see them; `token` only when a
+    moderator's replace_player issued one (shown once)."""
 
     events = fields.List(fields.Nested(EventSchema))
     version = fields.Integer()
+    token = fields.String()
 
 
 class EventStreamSchema(Schema):

@@ -10,7 +10,7 @@ import copy
 from types import ModuleType
 from typing import Any
 
-from . import registry
+from . import moderator, registry
 from .canonical import digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, may_see
@@ -21,10 +21,8 @@ Record = dict[str, Any]
 Actor = int | str
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
-MODERATOR_COMMANDS = {
-    "announce": {"description": "Post a public announcement.", "fields": {"text": "string"}},
-    "abandon": {"description": "Abandon the game.", "fields": {"reason": "string"}},
-}
+MODERATOR_COMMANDS = moderator.COMMANDS
+MODERATOR_EVENTS = ("AnnouncementPosted", "PlayerReplaced")
 
 
 def rules_of(state: State) -> ModuleType:
@@ -100,7 +98,7 @@ def step(
     rules = rules_of(state)
     if actor == MODERATOR:
         check_fields(command, MODERATOR_COMMANDS)
-        events = _moderator_events(command)
+        events = moderator.decide(state, command)
     else:
         check_fields(command, rules.COMMANDS)
         events = rules.decide(state["rules"], actor, command, Rng(seed))
@@ -121,26 +119,6 @@ def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
         raise BadRequest(
             "command/invalid", f"{kind} has no field {extra[0]!r}", {"field": extra[0]}
         )
-
-
-def _moderator_events(command: dict[str, Any]) -> list[Event]:
-    kind = command.get("type")
-    if kind == "announce":
-        text = _text_field(command, "text")
-        return [{"type": "AnnouncementPosted", "visibility": PUBLIC, "payload": {"text": text}}]
-    if kind == "abandon":
-        reason = _text_field(command, "reason")
-        return [{"type": "GameAbandoned", "visibility": PUBLIC, "payload": {"reason": reason}}]
-    raise AssertionError(f"no events for moderator command {kind!r}")
-
-
-def _text_field(command: dict[str, Any], field: str) -> str:
-    value = command.get(field)
-    if not isinstance(value, str) or not value.strip() or len(value) > 4000:
-        raise BadRequest(
-            "command/invalid", f"{field} must be text of 1-4000 characters", {"field": field}
-        )
-    return value
 
 
 def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
@@ -198,7 +176,9 @@ def apply(state: State | None, record: Record) -> State:
         state["status"] = ABANDONED
     elif kind == "SeedRevealed":
         state["seed"] = record["payload"]["seed"]
-    elif kind != "AnnouncementPosted":
+    elif kind in MODERATOR_EVENTS:
+        moderator.apply(state, kind, record["payload"])
+    else:
         state["rules"] = rules_of(state).apply(state["rules"], record)
     return state
 

@@ -101,11 +101,19 @@ class EventStore:
                 "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
                 (game_id, ruleset, seed, self.clock()),
             )
-            conn.executemany(
-                "INSERT INTO tokens (token_hash, game_id, role, active) VALUES (?, ?, ?, 1)",
-                [(token_hash(tok), game_id, role) for role, tok in tokens.items()],
-            )
+            self._issue(conn, game_id, tokens)
             return self._insert(conn, game_id, 0, GENESIS, records)
+
+    def _issue(self, conn: sqlite3.Connection, game_id: str, tokens: dict[str, str]) -> None:
+        """Store new tokens by role; any older token of the same role stops working."""
+        for role, token in tokens.items():
+            conn.execute(
+                "UPDATE tokens SET active = 0 WHERE game_id = ? AND role = ?", (game_id, role)
+            )
+            conn.execute(
+                "INSERT INTO tokens (token_hash, game_id, role, active) VALUES (?, ?, ?, 1)",
+                (token_hash(token), game_id, role),
+            )
 
     def append(
         self,
@@ -114,11 +122,13 @@ class EventStore:
         records: list[Event],
         *,
         idempotency: tuple[str, str, str, Callable[[list[Event]], tuple[int, Any]]] | None = None,
+        tokens: dict[str, str] | None = None,
     ) -> list[Event]:
         """Append records after seq `expected`, or raise Conflict if the game moved on.
 
         With `idempotency` = (role, key, request digest, respond), the response made
-        by `respond(events)` is stored in the same transaction under that key.
+        by `respond(events)` is stored in the same transaction under that key; `tokens`
+        (role -> token) are issued in it too, replacing the role's old token.
         """
         try:
             with self.transaction() as conn:
@@ -132,6 +142,8 @@ class EventStore:
                         {"expected_version": expected, "version": last},
                     )
                 events = self._insert(conn, game_id, last, prev, records)
+                if tokens:
+                    self._issue(conn, game_id, tokens)
                 if idempotency:
                     self._remember(conn, game_id, idempotency, events)
             self._tails[game_id] = (events[-1]["seq"], events[-1]["hash"])

@@ -662,7 +662,7 @@ def test_rulesets_list_galloping_horse(client):
     assert (horse["min_players"], horse["max_players"]) == (4, 4)
     assert horse["options"] == {"line_up": None, "first_seat": 0, "food_cards": 40}
     assert horse["commands"]["play_card"]["fields"]["horse"]["enum"] == HORSES
-    assert set(horse["moderator_commands"]) == {"announce", "abandon"}
+    assert set(horse["moderator_commands"]) == {"announce", "abandon", "replace_player"}
     assert client.get("/rulesets/galloping-horse").get_json() == horse
 
 
@@ -706,3 +706,50 @@ def test_http_errors_have_the_error_shape(client, http_game):
         headers=http_game.auth("moderator"),
     )
     error_of(response, 413, "request/too_large")
+
+
+def test_replace_player_issues_a_new_token_and_the_old_one_stops(client, http_game):
+    game = http_game
+    old = game.auth(2)
+    response = client.post(
+        f"/games/{game.game_id}/commands",
+        json={"type": "replace_player", "seat": 2, "name": "Zoe", "reason": "Cat left"},
+        headers=game.auth("moderator"),
+    )
+    assert response.status_code == 201
+    new_token = response.json["token"]
+    assert response.json["events"][0]["payload"] == {"seat": 2, "name": "Zoe", "reason": "Cat left"}
+    assert client.get(f"/games/{game.game_id}", headers=old).status_code == 401
+    view = client.get(f"/games/{game.game_id}", headers={"Authorization": f"Bearer {new_token}"})
+    assert view.status_code == 200 and view.json["players"][2] == "Zoe"
+    assert sum(view.json["state"]["hand"].values()) == 7  # the seat kept its cards
+
+
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        (
+            {"type": "replace_player", "seat": 9, "name": "Zoe", "reason": "r"},
+            422,
+            "rule/no_such_seat",
+        ),
+        (
+            {"type": "replace_player", "seat": "2", "name": "Zoe", "reason": "r"},
+            400,
+            "command/invalid",
+        ),
+        ({"type": "replace_player", "seat": 2, "name": "", "reason": "r"}, 400, "command/invalid"),
+        ({"type": "replace_player", "seat": 2, "name": "Zoe"}, 400, "command/invalid"),
+    ],
+)
+def test_bad_replacements_change_nothing(client, http_game, body, status, code):
+    game = http_game
+    before = client.get(f"/games/{game.game_id}", headers=game.auth("moderator"))
+    response = client.post(
+        f"/games/{game.game_id}/commands",
+        json=body,
+        headers=game.auth("moderator"),
+    )
+    assert (response.status_code, response.json["error"]["code"]) == (status, code)
+    after = client.get(f"/games/{game.game_id}", headers=game.auth(2))
+    assert after.status_code == 200 and after.json["version"] == before.json["version"]
