@@ -181,11 +181,16 @@ def test_each_purchase_costs_twice_the_previous(purchase, cost):
     assert purchase_cost(purchase) == cost
 
 
+def test_purchases_count_from_1():
+    with pytest.raises(ValueError):
+        purchase_cost(0)
+
+
 # --- Tokens of Life ----------------------------------------------------------------------
 
 
 def test_sole_winner_two_tols_sole_second_one():
-    awards = tol_awards({0: 50, 1: 45, 2: 30, 3: 45 - 1})
+    awards = tol_awards({0: 50, 1: 45, 2: 30, 3: 44})
     assert awards == {"won": {0: 2, 1: 1}, "given": {}, "choice": None}
 
 

@@ -68,6 +68,8 @@ def garnets(points: int) -> int:
 
 def purchase_cost(purchase: int) -> int:
     """The garnets the k-th horse-card purchase costs (1st: 2, then doubling)."""
+    if purchase < 1:
+        raise ValueError("purchases count from 1")  # a negative power would be a float
     return FIRST_PURCHASE_COST * PURCHASE_COST_FACTOR ** (purchase - 1)
 
 
