@@ -12,7 +12,7 @@ from typing import Any
 
 from referee import games  # noqa: F401  (registers the rulesets)
 from referee.engine import game, registry
-from referee.engine.canonical import digest
+from referee.engine.canonical import canonical, digest
 from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
 from referee.engine.rng import commitment
@@ -180,6 +180,7 @@ def _compare(derived: list[dict[str, Any]], events: list[Event], at: int) -> Non
         if at + offset >= len(events):
             raise Invalid(record["seq"], f"the log ends where {record['type']} should follow")
         logged = events[at + offset]
-        for key in DERIVED:
-            if logged[key] != record[key]:
-                raise Invalid(logged["seq"], f"{key} differs from what the seed and rules give")
+        # compared as canonical bytes: 1 and 1.0, or 1 and true, are different entries
+        if canonical([logged[k] for k in DERIVED]) != canonical([record[k] for k in DERIVED]):
+            key = next(k for k in DERIVED if canonical(logged[k]) != canonical(record[k]))
+            raise Invalid(logged["seq"], f"{key} differs from what the seed and rules give")

@@ -134,3 +134,11 @@ def test_a_line_that_is_not_json():
 def test_the_log_is_canonical_jsonl(finished):
     for line, event in zip(dumps(finished).splitlines(), finished, strict=True):
         assert json.loads(line) == event
+
+
+def test_a_number_written_as_a_fraction_is_not_the_same_entry(finished):
+    events = copy.deepcopy(finished)
+    moved = first(events, "HorseMoved")
+    moved["payload"]["to"] = float(moved["payload"]["to"])  # equal in Python, not in the log
+    report = verify_events(rechain(events))
+    assert (report.valid, report.seq) == (False, moved["seq"])
