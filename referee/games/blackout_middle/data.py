@@ -1,12 +1,10 @@
-"""The numbers of Blackout Middle, read once from blackout_middle.json beside this module."""
+"""The numbers of Blackout Middle, read once from ../blackout_middle.json."""
 
-import json
-from importlib import resources
 from typing import Any
 
-DATA: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("blackout_middle.json").read_text("utf-8")
-)
+from .._data import load
+
+DATA: dict[str, Any] = load("blackout_middle.json")
 
 HORSES: list[str] = DATA["horses"]
 TRACK_LENGTH: int = DATA["track_length"]
