@@ -102,8 +102,6 @@ def worker(redis_url: str, concurrency: int) -> None:
 @click.option("--db", default=None, help="SQLite file to play in [a temporary file].")
 def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
     """Random legal bots play COUNT games through the engine and store; one log per game."""
-    from replays.log import write
-
     from .bots import play
     from .service import Referee
     from .store import EventStore, LogicalClock
@@ -123,7 +121,7 @@ def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
                 play(referee, ruleset, names, seed=f"{seed}/{i}", options=options, game_id=game_id)
             except RefereeError as exc:
                 raise click.ClickException(f"{exc.code}: {exc.message}") from None
-            write(out_dir / f"{game_id}.jsonl", store.events(game_id))
+            (out_dir / f"{game_id}.jsonl").write_bytes(store.log_lines(game_id))
     click.echo(f"{count} {ruleset} games written to {out_dir}")
 
 

@@ -191,10 +191,12 @@ class Referee:
 
     def events(self, game_id: str, viewer: Viewer, *, after: int = 0) -> dict[str, Any]:
         """The event stream after seq `after`, redacted for this viewer."""
-        over = game.is_over(self.state(game_id))
+        state = self.state(game_id)
         events = self.store.events(game_id, after=after)
+        over = game.is_over(state)
         shown = [game.redact(e, viewer, over) for e in events]
-        return {"game_id": game_id, "events": shown, "version": self.store.version(game_id)}
+        version = events[-1]["seq"] if events else state["seq"]
+        return {"game_id": game_id, "events": shown, "version": version}
 
     def log(self, game_id: str, viewer: Viewer) -> bytes:
         """The full log: to the moderator at any time, to everyone once play has stopped."""

@@ -42,8 +42,3 @@ def read(path: str | Path) -> list[Event]:
 def dumps(events: list[Event]) -> bytes:
     """A JSONL log: one canonical JSON event per line."""
     return b"".join(canonical(e) + b"\n" for e in events)
-
-
-def write(path: str | Path, events: list[Event]) -> None:
-    """Write a JSONL log file."""
-    Path(path).write_bytes(dumps(events))

@@ -11,7 +11,6 @@ how they move), cards (action cards), options, state (initial, setup, apply), tu
 (to_move, legal, decide), scoring (outcome); view is here.
 """
 
-import copy
 from typing import Any
 
 from ...engine.events import MODERATOR
@@ -58,7 +57,7 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
     elif isinstance(viewer, int) and 0 <= viewer < state["seats"]:
         shown["betting_cards"] = state["betting_cards"][viewer]
         shown["hand"] = _hand(state, state["hands"][viewer])
-    return copy.deepcopy(shown)
+    return shown  # the engine hands out a copy of every view
 
 
 def _public(state: State) -> dict[str, Any]:
