@@ -12,6 +12,7 @@ from .store import EventStore
 DEFAULTS: dict[str, Any] = {
     "REFEREE_DB": "var/referee.db",
     "SNAPSHOT_EVERY": 100,
+    "SWEEP_SECONDS": 2.0,
     "API_TITLE": "referee",
     "API_VERSION": "1",
     "OPENAPI_VERSION": "3.0.3",

@@ -77,14 +77,28 @@ def serve(host: str, port: int, db: str, redis_url: str | None, worker_count: in
     default=lambda: os.environ.get("REDIS_URL", DEFAULT_BROKER),
     show_default=f"$REDIS_URL or {DEFAULT_BROKER}",
 )
+@click.option(
+    "--db",
+    default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
+    show_default="var/referee.db or $REFEREE_DB",
+    help="SQLite file of the event store (resolving rounds appends to it).",
+)
 @click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True)
-def worker(redis_url: str, concurrency: int) -> None:
+@click.option(
+    "--beat/--no-beat",
+    default=False,
+    show_default=True,
+    help="Also run the sweeper of overdue rounds (run it in exactly one worker).",
+)
+def worker(redis_url: str, db: str, concurrency: int, beat: bool) -> None:
     """Run a Celery worker on a shared Redis (this machine or another)."""
-    from workers.celery_app import make_celery
+    os.environ["REDIS_URL"], os.environ["REFEREE_DB"] = redis_url, db
+    from workers.worker import celery
 
-    make_celery(redis_url).worker_main(
-        ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency)]
-    )
+    argv = ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency)]
+    if beat:
+        argv += ["--beat", "--schedule", str(Path(db).resolve().parent / "celerybeat-schedule")]
+    celery.worker_main(argv)
 
 
 @main.command("bot-play")

@@ -24,16 +24,14 @@ def redis_url(var_dir: Path, external: str | None) -> Iterator[str]:
         server.shutdown()
 
 
-@contextmanager
-def workers(count: int, *, broker: str, db: str) -> Iterator[list[subprocess.Popen]]:
-    """`count` Celery worker processes on the broker, stopped on the way out."""
-    env = {**os.environ, "REDIS_URL": broker, "REFEREE_DB": db}
+def worker_command(*, hostname: str, beat_schedule: Path | None) -> list[str]:
+    """The command line of one Celery worker process (with the beat sweeper if asked)."""
     command = [
         sys.executable,
         "-m",
         "celery",
         "-A",
-        "workers.celery_app",
+        "workers.worker",
         "worker",
         "--loglevel",
         "INFO",
@@ -41,17 +39,42 @@ def workers(count: int, *, broker: str, db: str) -> Iterator[list[subprocess.Pop
         "1",
         "--without-gossip",
         "--without-mingle",
+        "--hostname",
+        hostname,
     ]
+    if beat_schedule is not None:
+        command += ["--beat", "--schedule", str(beat_schedule)]
+    return command
+
+
+@contextmanager
+def workers(
+    count: int, *, broker: str, db: str, env: dict[str, str] | None = None
+) -> Iterator[list[subprocess.Popen]]:
+    """`count` Celery worker processes on the broker, the first also running the beat
+    sweeper of overdue rounds; stopped on the way out."""
+    environment = {**os.environ, "REDIS_URL": broker, "REFEREE_DB": db, **(env or {})}
+    schedule = Path(db).resolve().parent / "celerybeat-schedule"
     started = [
-        subprocess.Popen([*command, "--hostname", f"referee{n}@%h"], env=env) for n in range(count)
+        subprocess.Popen(
+            worker_command(hostname=f"referee{n}@%h", beat_schedule=schedule if n == 0 else None),
+            env=environment,
+        )
+        for n in range(count)
     ]
     try:
         yield started
     finally:
-        for process in started:
-            process.terminate()
-        for process in started:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop(started)
+
+
+def stop(processes: list[subprocess.Popen]) -> None:
+    """Ask each process to stop (SIGTERM: a warm shutdown), then kill any that hang."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -2,18 +2,44 @@
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 from . import games  # noqa: F401  (registers the rulesets)
 from .engine import game
 from .engine.canonical import digest
-from .engine.errors import Conflict, Forbidden, Unauthorized
-from .engine.events import MODERATOR
+from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
+from .engine.events import MODERATOR, REFEREE
 from .store import EventStore, IdempotentReplay
 
 Viewer = int | str | None
 RETRIES = 3
+ROUND_OUTCOMES = {
+    "rule/no_round_open": "not_open",
+    "rule/wrong_round": "not_open",
+    "rule/paused": "paused",
+    "rule/not_due": "not_due",
+}
+
+
+def utc_text(seconds: int) -> str:
+    """Whole seconds since 1970 as ISO 8601 UTC text: 2026-11-22T18:00:00Z."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def wall_seconds() -> int:
+    """Now, in whole seconds since 1970-01-01 UTC."""
+    return int(time.time())
+
+
+class Scheduler(Protocol):
+    """Where the service asks for a round to be resolved: at `eta` (seconds), or now."""
+
+    def resolve(self, game_id: str, round_number: int, eta: int | None) -> None: ...
 
 
 def role_name(viewer: Viewer) -> str:
@@ -60,9 +86,18 @@ class LatestStates:
 class Referee:
     """Games on an event store: create, read, command, stream."""
 
-    def __init__(self, store: EventStore, *, snapshot_every: int = 100) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        snapshot_every: int = 100,
+        clock: Callable[[], int] = wall_seconds,
+        scheduler: Scheduler | None = None,
+    ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        self.clock = clock
+        self.scheduler = scheduler
         self.latest = LatestStates()
 
     def create_game(
@@ -76,11 +111,13 @@ class Referee:
     ) -> dict[str, Any]:
         """A new game with fresh tokens; the seed is kept secret, its hash published."""
         seed = seed if seed is not None else secrets.token_hex(32)
-        records = game.create(ruleset, players, options, seed)
+        records = game.create(ruleset, players, options, seed, now=self.clock())
         game_id = game_id or secrets.token_hex(8)
         tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
         tokens.update({role_name(s): secrets.token_urlsafe(24) for s in range(len(players))})
-        self.store.create_game(game_id, ruleset, seed, records, tokens)
+        state = game.fold(records)
+        self.store.create_game(game_id, ruleset, seed, records, tokens, due=due_row(state))
+        self._schedule(game_id, records, state)
         return {
             "game_id": game_id,
             "moderator_token": tokens[MODERATOR],
@@ -131,8 +168,12 @@ class Referee:
         return seq, state
 
     def view(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
-        """What this viewer may know of the game now."""
-        return {"game_id": game_id, **game.view(self.state(game_id), viewer)}
+        """What this viewer may know of the game now (deadlines also as UTC text)."""
+        shown = {"game_id": game_id, **game.view(self.state(game_id), viewer)}
+        opened = (shown.get("round") or {}).get("open")
+        if opened:
+            opened["deadline_utc"] = utc_text(opened["deadline"])
+        return shown
 
     def command(
         self,
@@ -142,47 +183,97 @@ class Referee:
         *,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        now: int | None = None,
     ) -> tuple[int, dict[str, Any]]:
-        """Run one command; returns (status, body). Nothing is appended on any error."""
+        """Run one command; returns (status, body). Nothing is appended on any error.
+
+        In a game played in rounds the command carries the referee's time (`now`, else
+        the service clock) into the log."""
         if viewer is None:
             raise Unauthorized("auth/required", "send a seat's or the moderator's token", {})
         request = digest({"command": command, "expected_version": expected_version})
+        run = Run(game_id, viewer, command, expected_version, idempotency_key, request, now)
         try:
-            return self._run(game_id, viewer, command, expected_version, idempotency_key, request)
+            return self._run(run)
         except IdempotentReplay as replay:
             return replay.status, replay.response
 
-    def _run(self, game_id, viewer, command, expected_version, key, request):
-        seed = self.store.seed(game_id)
+    def _run(self, run: "Run") -> tuple[int, dict[str, Any]]:
+        seed = self.store.seed(run.game_id)
+        now = run.now if run.now is not None else self.clock()
         for attempt in range(RETRIES):
-            state = self.state(game_id)
-            if key is not None:  # after the read: a recorded twin is in the state or seen here
-                self.store.check_idempotency(game_id, role_name(viewer), key, request)
-            if expected_version is not None and expected_version != state["seq"]:
+            state = self.state(run.game_id)
+            if run.key is not None:  # after the read: a recorded twin is in the state or here
+                self.store.check_idempotency(
+                    run.game_id, role_name(run.viewer), run.key, run.request
+                )
+            if run.expected is not None and run.expected != state["seq"]:
                 raise Conflict(
                     "store/version_conflict",
-                    f"the game is at version {state['seq']}, not {expected_version}",
-                    {"expected_version": expected_version, "version": state["seq"]},
+                    f"the game is at version {state['seq']}, not {run.expected}",
+                    {"expected_version": run.expected, "version": state["seq"]},
                 )
-            records, after = game.step(state, viewer, command, seed)
-            respond = _responder(viewer, game.is_over(after))
-            idem = (role_name(viewer), key, request, respond) if key else None
-            tokens = _new_tokens(viewer, command)
+            command = game.stamp(state, run.command, now)
+            records, after = game.step(state, run.viewer, command, seed)
+            respond = _responder(
+                run.viewer, game.is_over(after), game.warnings(state, run.viewer, command)
+            )
+            idem = (role_name(run.viewer), run.key, run.request, respond) if run.key else None
+            tokens = _new_tokens(run.viewer, command)
             try:
                 events = self.store.append(
-                    game_id, state["seq"], records, idempotency=idem, tokens=tokens
+                    run.game_id,
+                    state["seq"],
+                    records,
+                    idempotency=idem,
+                    tokens=tokens,
+                    due=due_row(after),
                 )
             except Conflict:
-                if expected_version is not None or attempt == RETRIES - 1:
+                if run.expected is not None or attempt == RETRIES - 1:
                     raise
                 continue
-            self.latest.put(game_id, after)
-            self._maybe_snapshot(game_id, state["seq"], after)
+            self.latest.put(run.game_id, after)
+            self._maybe_snapshot(run.game_id, state["seq"], after)
+            self._schedule(run.game_id, records, after)
             status, body = respond(events)
             if tokens:  # shown once, here: a resend under the same key does not repeat it
                 body = {**body, "token": next(iter(tokens.values()))}
             return status, body
         raise AssertionError("unreachable")
+
+    def resolve_round(self, game_id: str, round_number: int, *, now: int | None = None) -> str:
+        """Resolve a round if it is still open and due: `resolved`, or why not
+        (`not_open`: already resolved; `not_due`; `paused`). Safe to call any number of
+        times, from any number of workers at once: the round is resolved once."""
+        command = {"type": "resolve_round", "round": round_number}
+        try:
+            self.command(game_id, REFEREE, command, now=now)
+        except RuleViolation as refused:
+            if refused.code in ROUND_OUTCOMES:
+                return ROUND_OUTCOMES[refused.code]
+            raise
+        except Conflict:
+            return "not_open" if self._resolved(game_id, round_number) else "conflict"
+        return "resolved"
+
+    def _resolved(self, game_id: str, round_number: int) -> bool:
+        current = self.state(game_id).get("rounds", {}).get("current")
+        return current is None or current["round"] != round_number
+
+    def due_rounds(self, now: int | None = None) -> list[tuple[str, int]]:
+        """Open rounds that are closed or past their deadline and not paused."""
+        return self.store.due_rounds(now if now is not None else self.clock())
+
+    def _schedule(self, game_id: str, records: list[dict[str, Any]], after: game.State) -> None:
+        """Ask the scheduler to resolve the open round at its deadline, or now if closed."""
+        row = due_row(after)
+        if self.scheduler is None or not row or row["round"] is None or row["paused"]:
+            return
+        if row["ready"]:
+            self.scheduler.resolve(game_id, row["round"], None)
+        elif any(r["type"] in DEADLINE_EVENTS for r in records):
+            self.scheduler.resolve(game_id, row["round"], row["deadline"])
 
     def _maybe_snapshot(self, game_id: str, before: int, after: game.State) -> None:
         every = self.snapshot_every
@@ -205,6 +296,38 @@ class Referee:
         return self.store.log_lines(game_id)
 
 
+DEADLINE_EVENTS = ("RoundOpened", "DeadlineExtended", "GameResumed")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One command as the service runs it."""
+
+    game_id: str
+    viewer: int | str
+    command: dict[str, Any]
+    expected: int | None
+    key: str | None
+    request: str
+    now: int | None
+
+
+def due_row(state: game.State) -> dict[str, Any] | None:
+    """The open round of a game in rounds, for the store's table of due rounds."""
+    rounds = state.get("rounds")
+    if rounds is None:
+        return None
+    current = rounds["current"] if not game.is_over(state) else None
+    if current is None:
+        return {"round": None, "deadline": None, "ready": False, "paused": False}
+    return {
+        "round": current["round"],
+        "deadline": current["deadline"],
+        "ready": current["closed"] is not None,
+        "paused": rounds["paused_at"] is not None,
+    }
+
+
 def _new_tokens(viewer: Viewer, command: dict[str, Any]) -> dict[str, str]:
     """A fresh token for the seat a moderator's replace_player gives to a new player."""
     if viewer == MODERATOR and command.get("type") == "replace_player":
@@ -212,9 +335,26 @@ def _new_tokens(viewer: Viewer, command: dict[str, Any]) -> dict[str, str]:
     return {}
 
 
-def _responder(viewer: Viewer, over: bool):
+def _responder(viewer: Viewer, over: bool, warnings: list[dict[str, Any]]):
     def respond(events: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
         shown = [game.redact(e, viewer, over) for e in events]
-        return 201, {"events": shown, "version": events[-1]["seq"]}
+        body: dict[str, Any] = {"events": shown, "version": events[-1]["seq"]}
+        committed = [e for e in events if e["type"] == "OrdersCommitted"]
+        if committed:
+            body["receipt"] = receipt(committed[0])
+            body["warnings"] = warnings
+        return 201, body
 
     return respond
+
+
+def receipt(committed: dict[str, Any]) -> dict[str, Any]:
+    """A seat's proof that its sealed orders were recorded: the public commitment event's
+    seq, commitment, time and chain hash."""
+    return {
+        "round": committed["payload"]["round"],
+        "seq": committed["seq"],
+        "commitment": committed["payload"]["commitment"],
+        "recorded_at": committed["recorded_at"],
+        "hash": committed["hash"],
+    }

@@ -149,7 +149,13 @@ def _apply(state: game.State | None, event: Event) -> game.State:
 
 def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.State:
     try:
-        opening = game.create(created["ruleset"], created["players"], created["options"], seed)
+        opening = game.create(
+            created["ruleset"],
+            created["players"],
+            created["options"],
+            seed,
+            now=created.get("created_at"),
+        )
     except RefereeError as exc:
         raise Invalid(1, f"GameCreated is refused by the rules: {exc.message}") from None
     _compare(opening, events, 0)

@@ -66,13 +66,34 @@ class EventSchema(Schema):
     redacted = fields.Boolean()
 
 
+class ReceiptSchema(Schema):
+    """A seat's proof that its sealed orders were recorded."""
+
+    round = fields.Integer()
+    seq = fields.Integer(metadata={"description": "seq of the public OrdersCommitted event"})
+    commitment = fields.String(metadata={"description": "sha256(salt || canonical orders)"})
+    recorded_at = fields.String()
+    hash = fields.String(metadata={"description": "chain hash of the OrdersCommitted event"})
+
+
+class WarningSchema(Schema):
+    """A part of the orders the rules would drop were the round resolved now."""
+
+    part = fields.String()
+    rule = fields.String()
+    message = fields.String()
+
+
 class CommandResultSchema(Schema):
     """The events a command appended, as its sender may see them; `token` only when a
-    moderator's replace_player issued one (shown once)."""
+    moderator's replace_player issued one (shown once); `receipt` and `warnings` for
+    submit_orders."""
 
     events = fields.List(fields.Nested(EventSchema))
     version = fields.Integer()
     token = fields.String()
+    receipt = fields.Nested(ReceiptSchema)
+    warnings = fields.List(fields.Nested(WarningSchema))
 
 
 class EventStreamSchema(Schema):
@@ -102,12 +123,15 @@ class GameViewSchema(Schema):
     options = fields.Dict()
     status = fields.String()
     version = fields.Integer()
-    to_move = fields.List(fields.Integer())
+    to_move = fields.List(fields.Raw(), metadata={"description": "seats, or `moderator`"})
     state = fields.Dict()
     legal = fields.List(fields.Dict())
     outcome = fields.Dict(allow_none=True)
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
+    round = fields.Dict(
+        metadata={"description": "games in rounds: the open round, its deadline, who has sent"}
+    )
 
 
 class RulesetSchema(Schema):

@@ -1,8 +1,24 @@
-"""Tasks: each ships its whole input in the message, so any worker anywhere can take it."""
+"""Tasks: short shells around the service; each is safe to run twice or concurrently."""
 
 from celery import shared_task
+from flask import current_app
 
 from replays.verify import verify_bytes
+
+
+@shared_task(name="referee.resolve_round")
+def resolve_round(game_id: str, round_number: int) -> str:
+    """Resolve a round if it is still open and due; `resolved` or why not."""
+    return current_app.extensions["referee"].resolve_round(game_id, round_number)
+
+
+@shared_task(name="referee.sweep_rounds")
+def sweep_rounds() -> int:
+    """Send resolve_round for every round that is closed or overdue (beat runs this)."""
+    due = current_app.extensions["referee"].due_rounds()
+    for game_id, round_number in due:
+        resolve_round.delay(game_id, round_number)
+    return len(due)
 
 
 @shared_task(name="referee.verify_log")

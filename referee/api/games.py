@@ -86,6 +86,8 @@ def post_command(body, game_id: str):
     viewer = referee().viewer(game_id, bearer_token())
     key = idempotency_key()
     expected = body.pop("expected_version", None)
+    if "now" in body:  # the referee's clock, not the sender's, times every command
+        raise BadRequest("command/invalid", "now is set by the referee", {"field": "now"})
     status, result = referee().command(
         game_id, viewer, body, expected_version=expected, idempotency_key=key
     )

@@ -7,21 +7,22 @@ from flask_smorest import Blueprint
 from schemas import ErrorResponseSchema, RulesetSchema
 
 from ..engine import registry
-from ..engine.game import MODERATOR_COMMANDS
+from ..engine.game import command_shapes
 
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The rule sets served.")
 
 
 def describe(rules: ModuleType) -> dict:
     """The public description of one ruleset."""
+    commands, moderating = command_shapes(rules)
     return {
         "id": rules.NAME,
         "version": rules.VERSION,
         "min_players": rules.MIN_PLAYERS,
         "max_players": rules.MAX_PLAYERS,
         "options": rules.OPTIONS,
-        "commands": rules.COMMANDS,
-        "moderator_commands": MODERATOR_COMMANDS,
+        "commands": commands,
+        "moderator_commands": moderating,
     }
 
 

@@ -10,7 +10,7 @@ import copy
 from types import ModuleType
 from typing import Any
 
-from . import moderator, registry
+from . import moderator, registry, rounds
 from .canonical import digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, may_see
@@ -47,6 +47,16 @@ def resolve_options(rules: ModuleType, options: dict[str, Any] | None) -> dict[s
     return resolved
 
 
+def command_shapes(rules: ModuleType) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The seats' and the moderator's command shapes in a ruleset's games."""
+    seats, moderating = dict(rules.COMMANDS), dict(MODERATOR_COMMANDS)
+    if rounds.has_rounds(rules):
+        seats.update(rounds.SEAT_COMMANDS)
+        moderating.update(rounds.MODERATOR_COMMANDS)
+        moderating.update(getattr(rules, "MODERATOR_COMMANDS", {}))
+    return seats, moderating
+
+
 def check_players(rules: ModuleType, players: list[str]) -> None:
     """The number of players must fit the ruleset."""
     if not rules.MIN_PLAYERS <= len(players) <= rules.MAX_PLAYERS:
@@ -61,25 +71,33 @@ def check_players(rules: ModuleType, players: list[str]) -> None:
 
 
 def create(
-    ruleset_id: str, players: list[str], options: dict[str, Any] | None, seed: str
+    ruleset_id: str,
+    players: list[str],
+    options: dict[str, Any] | None,
+    seed: str,
+    *,
+    now: int | None = None,
 ) -> list[Record]:
-    """The opening records of a game: GameCreated, then the ruleset's setup events."""
+    """The opening records of a game: GameCreated, the ruleset's setup events, and for a
+    game in rounds the first RoundOpened (its deadline counted from `now`)."""
     rules = registry.get(ruleset_id)
     check_players(rules, players)
-    created = {
-        "type": "GameCreated",
-        "visibility": PUBLIC,
-        "payload": {
-            "ruleset": rules.NAME,
-            "ruleset_version": rules.VERSION,
-            "players": list(players),
-            "options": resolve_options(rules, options),
-            "seed_commitment": commitment(seed),
-        },
+    payload = {
+        "ruleset": rules.NAME,
+        "ruleset_version": rules.VERSION,
+        "players": list(players),
+        "options": resolve_options(rules, options),
+        "seed_commitment": commitment(seed),
     }
+    if rounds.has_rounds(rules):
+        payload["created_at"] = _now({"now": now})
+    created = {"type": "GameCreated", "visibility": PUBLIC, "payload": payload}
     records, state = _append([], None, [created], MODERATOR, None, seed)
     setup_events = rules.setup(state["rules"], Rng(seed))
-    records, _ = _append(records, state, setup_events, REFEREE, None, seed)
+    records, state = _append(records, state, setup_events, REFEREE, None, seed)
+    if rounds.has_rounds(rules):
+        opened = rounds.opening(rules, state["rules"], payload["created_at"])
+        records, state = _append(records, state, opened, REFEREE, None, seed)
     return records
 
 
@@ -95,16 +113,75 @@ def step(
     # game over: nothing more is accepted
     if state["status"] != ACTIVE:
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
-    rules = rules_of(state)
-    if actor == MODERATOR:
-        check_fields(command, MODERATOR_COMMANDS)
-        events = moderator.decide(state, command)
-    else:
-        check_fields(command, rules.COMMANDS)
-        events = rules.decide(state["rules"], actor, command, Rng(seed))
+    events = _decide(state, actor, command, Rng(seed))
     records, after = _append([], state, events, actor, command, seed)
     closing, after = _closing_records(after, seed)
     return records + closing, after
+
+
+def _decide(state: State, actor: Actor, command: dict[str, Any], rng: Rng) -> list[Event]:
+    """Route a command to the engine's moderator and round controls or to the rules."""
+    rules = rules_of(state)
+    if not rounds.has_rounds(rules):
+        return _decide_in_turns(state, rules, actor, command, rng)
+    _now(command)
+    bare = {k: v for k, v in command.items() if k != "now"}
+    if actor == REFEREE:
+        check_fields(bare, rounds.REFEREE_COMMANDS)
+        return rounds.resolve(state, command, rules, rng)
+    if actor == MODERATOR:
+        ruled = getattr(rules, "MODERATOR_COMMANDS", {})
+        check_fields(bare, {**MODERATOR_COMMANDS, **rounds.MODERATOR_COMMANDS, **ruled})
+        if bare["type"] in rounds.MODERATOR_COMMANDS:
+            return rounds.moderate(state, command)
+        if bare["type"] in ruled:
+            return rules.decide(state["rules"], MODERATOR, bare, rng)
+        return moderator.decide(state, bare)
+    check_fields(bare, {**rules.COMMANDS, **rounds.SEAT_COMMANDS})
+    if not isinstance(actor, int):
+        raise BadRequest("command/unknown", f"{actor!r} gives no {bare['type']}", {})
+    if bare["type"] in rounds.SEAT_COMMANDS:
+        return rounds.submit(state, actor, command, rules, rng)
+    return rules.decide(state["rules"], actor, bare, rng)
+
+
+def _decide_in_turns(
+    state: State, rules: ModuleType, actor: Actor, command: dict[str, Any], rng: Rng
+) -> list[Event]:
+    if actor == MODERATOR:
+        check_fields(command, MODERATOR_COMMANDS)
+        return moderator.decide(state, command)
+    if actor == REFEREE:
+        raise BadRequest("command/unknown", "the referee gives no commands in this game", {})
+    check_fields(command, rules.COMMANDS)
+    return rules.decide(state["rules"], actor, command, rng)
+
+
+def _now(command: dict[str, Any]) -> int:
+    """The command's time, set by the referee: whole seconds since 1970 UTC."""
+    now = command.get("now")
+    if not isinstance(now, int) or isinstance(now, bool) or now < 0:
+        raise BadRequest(
+            "command/invalid", "now must be whole seconds, set by the referee", {"field": "now"}
+        )
+    return now
+
+
+def stamp(state: State, command: dict[str, Any], now: int) -> dict[str, Any]:
+    """The command with the referee's time in it, for a game played in rounds."""
+    if "rounds" not in state:
+        return command
+    return {**command, "now": now}
+
+
+def warnings(state: State, seat: Actor, command: dict[str, Any]) -> list[dict[str, Any]]:
+    """For a seat's submit_orders: what the rules would drop were the round resolved now."""
+    rules = rules_of(state)
+    if command.get("type") not in rounds.SEAT_COMMANDS or not isinstance(seat, int):
+        return []
+    inspect = getattr(rules, "inspect_orders", None)
+    orders = rules.check_orders(state["rules"], seat, command.get("orders"))
+    return inspect(state["rules"], seat, orders) if inspect else []
 
 
 def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
@@ -123,7 +200,7 @@ def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
 
 def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
     """GameEnded when the rules report an outcome, and SeedRevealed once play stops."""
-    events: list[Event] = []
+    events: list[Event] = rounds.final_reveals(state)
     if state["status"] == ACTIVE:
         result = rules_of(state).outcome(state["rules"])
         if result is None:
@@ -178,6 +255,11 @@ def apply(state: State | None, record: Record) -> State:
         state["seed"] = record["payload"]["seed"]
     elif kind in MODERATOR_EVENTS:
         moderator.apply(state, kind, record["payload"])
+    elif kind in rounds.EVENTS:
+        seats = len(state["players"])
+        state["rounds"] = rounds.apply(
+            state["rounds"], kind, record["payload"], record["seq"], seats
+        )
     else:
         state["rules"] = rules_of(state).apply(state["rules"], record)
     return state
@@ -186,7 +268,7 @@ def apply(state: State | None, record: Record) -> State:
 def _created(record: Record) -> State:
     p = record["payload"]
     rules = registry.get(p["ruleset"])
-    return {
+    state = {
         "ruleset": p["ruleset"],
         "ruleset_version": p["ruleset_version"],
         "players": p["players"],
@@ -198,6 +280,9 @@ def _created(record: Record) -> State:
         "outcome": None,
         "seed": None,
     }
+    if rounds.has_rounds(rules):
+        state["rounds"] = rounds.initial()
+    return state
 
 
 def fold(records: list[Record], state: State | None = None) -> State:
@@ -219,25 +304,72 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
     rules = rules_of(state)
     over = is_over(state)
     seen_as = MODERATOR if over else viewer
-    active = [] if over else rules.to_move(state["rules"])
-    legal = rules.legal(state["rules"], viewer) if isinstance(viewer, int) and not over else []
+    shown = {
+        "ruleset": state["ruleset"],
+        "ruleset_version": state["ruleset_version"],
+        "players": state["players"],
+        "options": state["options"],
+        "status": state["status"],
+        "version": state["seq"],
+        "to_move": [] if over else to_move(state),
+        "state": rules.view(state["rules"], seen_as),
+        "legal": [] if over else legal(state, viewer),
+        "outcome": state["outcome"],
+        "seed_commitment": state["seed_commitment"],
+        "seed": state["seed"],
+    }
+    if "rounds" in state:
+        shown["round"] = round_view(state, seen_as)
     # a copy: views leave the core, states are held and shared
-    return copy.deepcopy(
-        {
-            "ruleset": state["ruleset"],
-            "ruleset_version": state["ruleset_version"],
-            "players": state["players"],
-            "options": state["options"],
-            "status": state["status"],
-            "version": state["seq"],
-            "to_move": active,
-            "state": rules.view(state["rules"], seen_as),
-            "legal": legal,
-            "outcome": state["outcome"],
-            "seed_commitment": state["seed_commitment"],
-            "seed": state["seed"],
+    return copy.deepcopy(shown)
+
+
+def to_move(state: State) -> list[Actor]:
+    """Who may act now: the rules' answer, and in rounds every seat yet to submit."""
+    waiting = rules_of(state).to_move(state["rules"])
+    current = state.get("rounds", {}).get("current")
+    if current and not current["closed"]:
+        waiting = [s for s, sent in enumerate(current["submitted"]) if sent is None] + [
+            a for a in waiting if not isinstance(a, int)
+        ]
+    return waiting
+
+
+def legal(state: State, viewer: Actor | None) -> list[dict[str, Any]]:
+    """The viewer's legal commands now (submit_orders only while its round takes orders)."""
+    rules = rules_of(state)
+    if not isinstance(viewer, int) and not (
+        viewer == MODERATOR and hasattr(rules, "MODERATOR_COMMANDS")
+    ):
+        return []
+    commands = rules.legal(state["rules"], viewer)
+    current = state.get("rounds", {}).get("current")
+    if current is None or current["closed"]:
+        commands = [c for c in commands if c.get("type") not in rounds.SEAT_COMMANDS]
+    return commands
+
+
+def round_view(state: State, viewer: Actor | None) -> dict[str, Any] | None:
+    """The open round as a viewer sees it: deadline, who has submitted, its own orders."""
+    rounds_state = state["rounds"]
+    current = rounds_state["current"]
+    shown: dict[str, Any] = {"paused": rounds_state["paused_at"] is not None, "open": None}
+    if current is None:
+        return shown
+    shown["open"] = {
+        "round": current["round"],
+        "deadline": current["deadline"],
+        "closed": current["closed"],
+        "submitted": [s is not None for s in current["submitted"]],
+    }
+    if isinstance(viewer, int) and current["submitted"][viewer]:
+        mine = current["submitted"][viewer]
+        shown["open"]["my_orders"] = {
+            "seq": mine["seq"],
+            "orders": mine["orders"],
+            "commitment": rounds.commitment(mine["salt"], mine["orders"]),
         }
-    )
+    return shown
 
 
 REDACTED_KEYS = ("seq", "type", "actor", "visibility", "recorded_at", "prev_hash", "hash")

@@ -51,6 +51,7 @@ class EventStore:
     def __init__(self, path: str | Path, *, clock: Callable[[], str] = wall_clock) -> None:
         self.path = str(path)
         self.clock = clock
+        self.before_commit: Callable[[], None] | None = None  # a test's fault injection
         self._local = threading.local()
         # queues this process's writers; the database still decides every conflict
         self._write_lock = threading.Lock()
@@ -85,6 +86,8 @@ class EventStore:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
+                if self.before_commit is not None:
+                    self.before_commit()
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -93,7 +96,14 @@ class EventStore:
     # --- writing -------------------------------------------------------------------
 
     def create_game(
-        self, game_id: str, ruleset: str, seed: str, records: list[Event], tokens: dict[str, str]
+        self,
+        game_id: str,
+        ruleset: str,
+        seed: str,
+        records: list[Event],
+        tokens: dict[str, str],
+        *,
+        due: dict[str, Any] | None = None,
     ) -> list[Event]:
         """Store a new game, its secret seed, its token hashes and its opening events."""
         with self.transaction() as conn:
@@ -102,7 +112,9 @@ class EventStore:
                 (game_id, ruleset, seed, self.clock()),
             )
             self._issue(conn, game_id, tokens)
-            return self._insert(conn, game_id, 0, GENESIS, records)
+            events = self._insert(conn, game_id, 0, GENESIS, records)
+            self._mark_due(conn, game_id, due)
+            return events
 
     def _issue(self, conn: sqlite3.Connection, game_id: str, tokens: dict[str, str]) -> None:
         """Store new tokens by role; any older token of the same role stops working."""
@@ -123,12 +135,14 @@ class EventStore:
         *,
         idempotency: tuple[str, str, str, Callable[[list[Event]], tuple[int, Any]]] | None = None,
         tokens: dict[str, str] | None = None,
+        due: dict[str, Any] | None = None,
     ) -> list[Event]:
         """Append records after seq `expected`, or raise Conflict if the game moved on.
 
         With `idempotency` = (role, key, request digest, respond), the response made
         by `respond(events)` is stored in the same transaction under that key; `tokens`
-        (role -> token) are issued in it too, replacing the role's old token.
+        (role -> token) are issued in it too, replacing the role's old token; `due`
+        (the open round after these records) updates the index of rounds to resolve.
         """
         try:
             with self.transaction() as conn:
@@ -144,6 +158,7 @@ class EventStore:
                 events = self._insert(conn, game_id, last, prev, records)
                 if tokens:
                     self._issue(conn, game_id, tokens)
+                self._mark_due(conn, game_id, due)
                 if idempotency:
                     self._remember(conn, game_id, idempotency, events)
             self._tails[game_id] = (events[-1]["seq"], events[-1]["hash"])
@@ -170,6 +185,26 @@ class EventStore:
             events.append(event)
             prev = event["hash"]
         return events
+
+    def _mark_due(self, conn: sqlite3.Connection, game_id: str, due: dict | None) -> None:
+        if due is None:
+            return
+        if due["round"] is None:
+            conn.execute("DELETE FROM rounds_due WHERE game_id = ?", (game_id,))
+            return
+        conn.execute(
+            "INSERT OR REPLACE INTO rounds_due VALUES (?, ?, ?, ?, ?)",
+            (game_id, due["round"], due["deadline"], int(due["ready"]), int(due["paused"])),
+        )
+
+    def due_rounds(self, now: int) -> list[tuple[str, int]]:
+        """(game, round) of every open round that is closed or past its deadline, unpaused."""
+        rows = self.db.execute(
+            "SELECT game_id, round FROM rounds_due"
+            " WHERE paused = 0 AND (ready = 1 OR deadline <= ?) ORDER BY deadline, game_id",
+            (now,),
+        )
+        return [(row[0], row[1]) for row in rows.fetchall()]
 
     def _remember(self, conn: sqlite3.Connection, game_id: str, idem: tuple, events: list) -> None:
         role, key, request, respond = idem

@@ -56,6 +56,13 @@ def create(db: sqlite_utils.Database) -> None:
         pk=("game_id", "seq"),
         if_not_exists=True,
     )
+    # derived from the log (each game's open round), rewritten with every append: the
+    # sweeper's index of rounds to resolve
+    db.table("rounds_due").create(
+        {"game_id": str, "round": int, "deadline": int, "ready": int, "paused": int},
+        pk="game_id",
+        if_not_exists=True,
+    )
     db.executescript(TRIGGERS)
 
 
