@@ -3,19 +3,42 @@
 from typing import Any
 
 from .engine import game
+from .engine.events import REFEREE
 from .engine.rng import Rng
 from .service import Referee
 
+# in a game in rounds, the chance at each bot turn that the deadline passes first
+DEADLINE_ODDS = 25
 
-def choose(state: game.State, stream_rng: Rng, turn: int) -> tuple[int, dict[str, Any]]:
-    """A uniformly random seat among those to move, and a random legal command of it."""
-    rules = game.rules_of(state)
-    seats = rules.to_move(state["rules"])
-    seat = seats[stream_rng.below(f"seat/{turn}", len(seats))]
-    options = rules.legal(state["rules"], seat)
+
+def choose(state: game.State, stream_rng: Rng, turn: int) -> tuple[Any, dict[str, Any]]:
+    """A uniformly random actor among those to move, and a random legal command of it.
+
+    In a game played in rounds the command carries the time (`now`): just before the
+    deadline, or the deadline itself when the bots let it pass; the referee resolves a
+    round once it is closed or (1 turn in DEADLINE_ODDS) its deadline passes."""
+    current = state.get("rounds", {}).get("current")
+    if current is not None and (
+        current["closed"] or stream_rng.below(f"deadline/{turn}", DEADLINE_ODDS) == 0
+    ):
+        now = current["deadline"] - 1 if current["closed"] else current["deadline"]
+        return REFEREE, {"type": "resolve_round", "round": current["round"], "now": now}
+    actors = game.to_move(state)
+    actor = actors[stream_rng.below(f"seat/{turn}", len(actors))]
+    options = game.legal(state, actor)
     if not options:
-        raise RuntimeError(f"seat {seat} is to move but has no legal command")
-    return seat, options[stream_rng.below(f"command/{turn}", len(options))]
+        raise RuntimeError(f"{actor} is to move but has no legal command")
+    command = options[stream_rng.below(f"command/{turn}", len(options))]
+    return actor, _timed(state, command)
+
+
+def _timed(state: game.State, command: dict[str, Any]) -> dict[str, Any]:
+    rounds = state.get("rounds")
+    if rounds is None:
+        return command
+    current = rounds["current"]
+    now = current["deadline"] - 1 if current else rounds["last_deadline"] or 0
+    return {**command, "now": now}
 
 
 def play(
@@ -36,6 +59,7 @@ def play(
         state = referee.state(game_id)
         if game.is_over(state):
             return game_id
-        seat, command = choose(state, bot_rng, turn)
-        referee.command(game_id, seat, command)
+        actor, command = choose(state, bot_rng, turn)
+        now = command.pop("now", None)
+        referee.command(game_id, actor, command, now=now)
     raise RuntimeError(f"game {game_id} did not end within {max_commands} commands")

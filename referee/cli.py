@@ -16,6 +16,7 @@ from .engine.errors import RefereeError
 from .engine.events import MODERATOR
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+BOT_EPOCH = 946_684_800  # 2000-01-01T00:00:00Z, where the bots' logical clock starts
 
 
 @click.group()
@@ -127,7 +128,7 @@ def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(db or Path(tmp) / "bot-play.db", clock=LogicalClock())
-        referee = Referee(store)
+        referee = Referee(store, clock=lambda: BOT_EPOCH)  # same command line, same bytes
         names = [f"bot{s}" for s in range(seats)]
         for i in track(range(count), description=f"{ruleset} x{count}", transient=True):
             game_id = f"{ruleset}-{seed}-{i}"

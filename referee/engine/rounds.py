@@ -70,7 +70,7 @@ def has_rounds(rules: ModuleType) -> bool:
 
 def initial() -> State:
     """The round bookkeeping before the first round opens."""
-    return {"current": None, "paused_at": None, "counted": []}
+    return {"current": None, "paused_at": None, "counted": [], "last_deadline": None}
 
 
 def commitment(salt: str, orders: Any) -> str:
@@ -310,6 +310,8 @@ def apply(rounds: State, kind: str, payload: dict[str, Any], seq: int, seats: in
     """The round bookkeeping after one of the engine's round events (a new dict)."""
     rounds = dict(rounds)
     current = dict(rounds["current"]) if rounds["current"] else None
+    if kind in ("RoundOpened", "DeadlineExtended") or (kind == "GameResumed" and current):
+        rounds["last_deadline"] = payload["deadline"]
     if kind == "RoundOpened":
         current = {
             "round": payload["round"],
