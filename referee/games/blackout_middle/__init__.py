@@ -1,5 +1,66 @@
-"""Blackout Middle: 9 players bet chips on horses A-I racing unseen on a 15-space track.
+"""Blackout Middle: 3-12 players (9 in the match) bet chips on horses A-I racing unseen
+on a 15-space track, over 11 simultaneous rounds (0-10) of sealed orders.
 
-Building blocks only (race, scoring); the ruleset itself and its registration come once
-the engine resolves simultaneous rounds. Decisions: ../shared/rules/README.md.
+Each round every seat seals one ability (that round's clue or utility, paid for with
+horse cards), one space to spectate and its bets; the engine keeps the orders sealed and
+calls `resolve` once per round. Cards trade 1 for 1 and are bought with garnets at any
+time while the rounds run. After Round 10: the scoreboard, the Tokens of Life and the
+Elimination Candidate. Decisions: ../shared/rules/README.md and
+docs/rules/blackout-middle.md.
+
+The package: data (numbers, ability texts and card rules from ../blackout_middle.json),
+race and scoring (the building blocks), options, state (initial, setup, apply), orders
+(their shape), abilities and judging (what of the orders applies), learning (what an
+ability delivers), rounds (open_round, resolve), awards (scores, ToLs, EC, outcome),
+trades, commands (decide, to_move), legal, views, summary (round_summary).
+
+A round resolves to, in order: OrdersJudged per seat (to that seat), HorsesMoved
+(moderator), HorseFinished (public), AbilityResolved / ChipsWatched / SpaceSeen (to the
+seat), SpectatingAnnounced (public), RoundResolved (public); after Round 10
+ScoresRevealed, TolsAwarded and EliminationCandidateNamed or EliminationVoteCalled.
 """
+
+from .abilities import Dropped
+from .awards import outcome
+from .commands import COMMANDS, MODERATOR_COMMANDS, decide, to_move
+from .judging import inspect_orders
+from .legal import legal
+from .options import OPTIONS, check_options
+from .orders import check_orders, default_orders
+from .rounds import open_round, resolve
+from .state import apply, initial, setup
+from .summary import round_summary
+from .views import view
+
+NAME = "blackout-middle"
+VERSION = 1
+MIN_PLAYERS = 3
+MAX_PLAYERS = 12
+REVEAL = "end"  # bets and abilities are private: orders stay sealed until the game ends
+
+__all__ = [
+    "NAME",
+    "VERSION",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "OPTIONS",
+    "COMMANDS",
+    "MODERATOR_COMMANDS",
+    "REVEAL",
+    "Dropped",
+    "check_options",
+    "initial",
+    "setup",
+    "open_round",
+    "check_orders",
+    "inspect_orders",
+    "default_orders",
+    "resolve",
+    "to_move",
+    "legal",
+    "decide",
+    "apply",
+    "view",
+    "outcome",
+    "round_summary",
+]

@@ -23,3 +23,17 @@ TOLS_SECOND: int = DATA["tols"]["second"]
 TOLS_TIED_WINNER: int = DATA["tols"]["tied_winner"]
 MOST_TIED_WINNERS: int = DATA["tols"]["most_tied_winners"]
 UTILITY_POINTS_CAP: int = DATA["utility_points_cap"]
+DEFAULT_OPTIONS: dict[str, Any] = DATA["options"]
+OPTION_RANGES: dict[str, list[int]] = DATA["option_ranges"]
+ROUND10_UTILITY_FORMULAS: dict[str, str] = DATA["round10_utility_formulas"]
+ORDERS_CAPS: dict[str, int] = DATA["orders_caps"]
+OPEN_OFFERS_PER_SEAT: int = DATA["open_offers_per_seat"]
+ABILITIES: dict[str, dict[str, dict[str, Any]]] = DATA["abilities"]
+ROUNDS: list[int] = list(range(FIRST_ROUND, LAST_ROUND + 1))
+CLUE, UTILITY = "clue", "utility"
+KINDS = (CLUE, UTILITY)
+
+
+def ability(round_number: int, kind: str) -> dict[str, Any]:
+    """The text, the card fields and the numbers of one round's clue or utility ability."""
+    return ABILITIES[str(round_number)][kind]
