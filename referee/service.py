@@ -9,7 +9,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from . import games  # noqa: F401  (registers the rulesets)
+from . import (
+    games,  # noqa: F401  (registers the rulesets)
+    summary,
+)
 from .engine import game
 from .engine.canonical import digest
 from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
@@ -288,6 +291,11 @@ class Referee:
         shown = [game.redact(e, viewer, over) for e in events]
         version = events[-1]["seq"] if events else state["seq"]
         return {"game_id": game_id, "events": shown, "version": version}
+
+    def round_summary(self, game_id: str, number: int, fmt: str) -> str:
+        """A resolved round's public results as Markdown or BBCode (anyone may read it)."""
+        state = self.state(game_id)
+        return summary.render(summary.summarize(state, self.store.events(game_id), number), fmt)
 
     def log(self, game_id: str, viewer: Viewer) -> bytes:
         """The full log: to the moderator at any time, to everyone once play has stopped."""

@@ -110,6 +110,12 @@ class EventsQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
 
 
+class SummaryQuerySchema(Schema):
+    """?format=markdown|bbcode for a round summary."""
+
+    format = fields.String(load_default="markdown", validate=validate.OneOf(["markdown", "bbcode"]))
+
+
 class GameViewSchema(Schema):
     """A viewer's view of a game."""
 

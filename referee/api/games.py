@@ -12,6 +12,7 @@ from schemas import (
     GameCreatedSchema,
     GameCreateSchema,
     GameViewSchema,
+    SummaryQuerySchema,
 )
 
 from ..engine.errors import BadRequest, Unauthorized
@@ -111,3 +112,13 @@ def get_log(game_id: str):
     """The full JSONL log: for the moderator any time, for everyone once the game is over."""
     viewer = referee().viewer(game_id, bearer_token())
     return Response(referee().log(game_id, viewer), mimetype="application/x-ndjson")
+
+
+@bp.route("/<game_id>/rounds/<int:number>/summary")
+@bp.arguments(SummaryQuerySchema, location="query", error_status_code=400)
+@bp.response(200, content_type="text/plain")
+@_document_errors
+def get_round_summary(query, game_id: str, number: int):
+    """A resolved round's public results, ready to paste into a forum thread."""
+    text = referee().round_summary(game_id, number, query["format"])
+    return Response(text, mimetype="text/plain")

@@ -183,3 +183,19 @@ def test_the_ruleset_page_lists_the_round_commands(client):
     assert {"extend_deadline", "close_round", "pause", "resume", "abandon"} <= set(
         described["moderator_commands"]
     )
+
+
+def test_a_resolved_round_has_a_forum_summary(client, table, clock):
+    game_id, auth = table
+    url = f"/games/{game_id}/rounds/1/summary"
+    assert client.get(url).status_code == 404
+    submit(client, game_id, auth[1], 3)
+    clock.now = T0 + 60
+    client.application.extensions["referee"].resolve_round(game_id, 1)
+    markdown = client.get(url).get_data(as_text=True)
+    assert markdown.startswith("## Round 1 \\[toy\\]")
+    assert "- a: nothing sent" in markdown and "- b: orders sealed, commitment " in markdown
+    bbcode = client.get(url + "?format=bbcode").get_data(as_text=True)
+    assert bbcode.startswith("[size=150][b]Round 1 (toy)[/b][/size]")
+    assert "[list][*](none)[/list]" in bbcode
+    assert client.get(url + "?format=html").status_code == 400

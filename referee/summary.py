@@ -1,0 +1,89 @@
+"""A round's public results as text for a play-by-post thread: Markdown or BBCode.
+
+The ruleset says what is public about a round (`round_summary`); the referee adds what
+its own log shows to everyone: who sent orders (with the commitment to check later),
+who sent nothing, and how the round closed.
+"""
+
+import re
+from typing import Any
+
+from .engine import game
+from .engine.errors import BadRequest, NotFound
+
+Summary = dict[str, Any]
+FORMATS = ("markdown", "bbcode")
+
+
+def summarize(state: game.State, events: list[dict[str, Any]], number: int) -> Summary:
+    """Title and sections for a resolved round, from public facts only."""
+    rules = game.rules_of(state)
+    counted = _public(events, "OrdersCounted", number)
+    if not hasattr(rules, "round_summary") or not counted:
+        raise NotFound("round/not_resolved", f"round {number} has not been resolved", {})
+    summary = rules.round_summary(state["rules"], number)
+    sections = [*summary["sections"], _orders(state, events, number, counted[0])]
+    return {"title": summary["title"], "sections": sections}
+
+
+def _public(events: list[dict[str, Any]], kind: str, number: int) -> list[dict[str, Any]]:
+    return [
+        e
+        for e in events
+        if e["type"] == kind and e["visibility"] == "public" and e["payload"]["round"] == number
+    ]
+
+
+def _orders(state: game.State, events: list, number: int, counted: dict) -> dict[str, Any]:
+    commitments = {
+        e["seq"]: e["payload"]["commitment"] for e in _public(events, "OrdersCommitted", number)
+    }
+    lines = []
+    for seat, seq in enumerate(counted["payload"]["seats"]):
+        name = state["players"][seat]
+        if seq is None:
+            lines.append(f"{name}: nothing sent (no orders taken)")
+        else:
+            lines.append(f"{name}: orders sealed, commitment {commitments.get(seq + 1, '?')}")
+    closed = _public(events, "RoundClosed", number)
+    why = closed[0]["payload"]["why"].replace("_", " ") if closed else "?"
+    return {"heading": f"Orders (round closed: {why})", "lines": lines}
+
+
+def render(summary: Summary, fmt: str) -> str:
+    """The summary as Markdown or BBCode, with every piece of text escaped."""
+    if fmt == "markdown":
+        return _markdown(summary)
+    if fmt == "bbcode":
+        return _bbcode(summary)
+    raise BadRequest(
+        "request/invalid", f"format must be one of {', '.join(FORMATS)}", {"field": "format"}
+    )
+
+
+def _markdown(summary: Summary) -> str:
+    out = [f"## {_md(summary['title'])}", ""]
+    for section in summary["sections"]:
+        out += [f"**{_md(section['heading'])}**", ""]
+        out += [f"- {_md(line)}" for line in section["lines"]] or ["- (none)"]
+        out.append("")
+    return "\n".join(out)
+
+
+def _bbcode(summary: Summary) -> str:
+    out = [f"[size=150][b]{_bb(summary['title'])}[/b][/size]", ""]
+    for section in summary["sections"]:
+        out.append(f"[b]{_bb(section['heading'])}[/b]")
+        items = "".join(f"[*]{_bb(line)}" for line in section["lines"]) or "[*](none)"
+        out += [f"[list]{items}[/list]", ""]
+    return "\n".join(out)
+
+
+def _md(text: str) -> str:
+    """Markdown with its markup characters escaped (player names are free text)."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~])", r"\\\1", str(text))
+
+
+def _bb(text: str) -> str:
+    """BBCode cannot escape brackets: they become parentheses."""
+    return str(text).replace("[", "(").replace("]", ")")
