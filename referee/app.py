@@ -30,6 +30,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS)
     if "REFEREE_DB" in os.environ:
         app.config["REFEREE_DB"] = os.environ["REFEREE_DB"]
+    if "REFEREE_SWEEP_SECONDS" in os.environ:
+        app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
     if test_config:
         app.config.from_mapping(test_config)
     store = EventStore(app.config["REFEREE_DB"])

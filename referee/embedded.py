@@ -59,6 +59,7 @@ def workers(
         subprocess.Popen(
             worker_command(hostname=f"referee{n}@%h", beat_schedule=schedule if n == 0 else None),
             env=environment,
+            start_new_session=True,  # its own process group: stopped (or killed) whole
         )
         for n in range(count)
     ]

