@@ -26,6 +26,7 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/store.py
+	$(BIN)/python bench/rounds.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

