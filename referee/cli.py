@@ -86,17 +86,24 @@ def serve(host: str, port: int, db: str, redis_url: str | None, worker_count: in
 )
 @click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True)
 @click.option(
+    "--queues",
+    default="rounds,celery",
+    show_default=True,
+    help="`rounds` (resolving rounds: needs the SQLite file, so the referee node only) "
+    "and `celery` (self-contained tasks: any machine).",
+)
+@click.option(
     "--beat/--no-beat",
     default=False,
     show_default=True,
     help="Also run the sweeper of overdue rounds (run it in exactly one worker).",
 )
-def worker(redis_url: str, db: str, concurrency: int, beat: bool) -> None:
+def worker(redis_url: str, db: str, concurrency: int, queues: str, beat: bool) -> None:
     """Run a Celery worker on a shared Redis (this machine or another)."""
     os.environ["REDIS_URL"], os.environ["REFEREE_DB"] = redis_url, db
     from workers.worker import celery
 
-    argv = ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency)]
+    argv = ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency), "-Q", queues]
     if beat:
         argv += ["--beat", "--schedule", str(Path(db).resolve().parent / "celerybeat-schedule")]
     celery.worker_main(argv)

@@ -41,6 +41,8 @@ def worker_command(*, hostname: str, beat_schedule: Path | None) -> list[str]:
         "--without-mingle",
         "--hostname",
         hostname,
+        "--queues",
+        "rounds,celery",
     ]
     if beat_schedule is not None:
         command += ["--beat", "--schedule", str(beat_schedule)]

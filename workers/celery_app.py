@@ -9,6 +9,10 @@ from flask import Flask
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 SWEEP_SECONDS = 2.0
+# resolving rounds appends to the SQLite file, so only workers on the referee node
+# consume the `rounds` queue; the default queue's tasks carry their whole input and
+# run on any machine
+ROUNDS_QUEUE, ANYWHERE_QUEUE = "rounds", "celery"
 log = logging.getLogger(__name__)
 
 
@@ -26,6 +30,10 @@ def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECON
         accept_content=["json"],
         result_expires=3600,
         broker_connection_retry_on_startup=True,
+        task_routes={
+            "referee.resolve_round": {"queue": ROUNDS_QUEUE},
+            "referee.sweep_rounds": {"queue": ROUNDS_QUEUE},
+        },
         beat_schedule={
             "sweep-rounds": {"task": "referee.sweep_rounds", "schedule": sweep_seconds},
         },
