@@ -52,6 +52,8 @@ class Http:
 def served(tmp_path):
     """A `referee serve` process on 127.0.0.1 and a free port, stopped afterwards."""
     port = free_port()
+    # a file, not a pipe: the workers log every task, and a full pipe would stall them
+    output = (tmp_path / "serve.log").open("wb")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("REFEREE_DB", None)
     process = subprocess.Popen(
@@ -67,7 +69,7 @@ def served(tmp_path):
         ],
         cwd=tmp_path,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
     )
     http = Http(f"http://127.0.0.1:{port}")
@@ -81,14 +83,14 @@ def served(tmp_path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
-        process.stdout.close()
+        output.close()
 
 
 def wait_until_answering(http: Http, process: subprocess.Popen, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise AssertionError(f"referee serve exited: {process.stdout.read().decode()}")
+            raise AssertionError(f"referee serve exited with {process.returncode}")
         try:
             if http.call("GET", "/rulesets")[0] == 200:
                 return
@@ -162,3 +164,28 @@ def test_the_readme_curl_session_plays_a_whole_game(served, tmp_path):
     assert "1 valid, 0 invalid" in done.stdout
     (log,) = (tmp_path / "var").glob("*.jsonl")
     assert verify_bytes(log.read_bytes()).valid
+
+
+@pytest.mark.skipif(not shutil.which("curl"), reason="the README's session is written for curl")
+def test_the_readme_blackout_middle_session_runs_rounds_through_the_worker(served, tmp_path):
+    script = ROOT / "docs" / "examples" / "blackout-middle.sh"
+    env = {
+        **os.environ,
+        "API": served.base,
+        "REFEREE": str(REFEREE),
+        "PYTHONPATH": str(ROOT),
+        "SECONDS_PER_ROUND": "3",
+    }
+    done = subprocess.run(
+        ["bash", str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    # a slow machine may let a deadline pass mid-round: that seat is refused, the rest go on
+    assert done.stdout.count("Ann's receipt") >= 9
+    assert "--- round 3, for the forum ---\n## " in done.stdout
+    assert "1 valid, 0 invalid" in done.stdout
+    (log,) = (tmp_path / "var").glob("*.jsonl")
+    events = [json.loads(line) for line in log.read_bytes().splitlines()]
+    closed = [e["payload"] for e in events if e["type"] == "RoundClosed"]
+    assert {"round": 2, "why": "deadline"} in closed
+    assert len(closed) == 11
