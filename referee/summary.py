@@ -21,7 +21,7 @@ def summarize(state: game.State, events: list[dict[str, Any]], number: int) -> S
     counted = _public(events, "OrdersCounted", number)
     if not hasattr(rules, "round_summary") or not counted:
         raise NotFound("round/not_resolved", f"round {number} has not been resolved", {})
-    summary = rules.round_summary(state["rules"], number)
+    summary = rules.round_summary(state["rules"], number, state["players"])
     sections = [*summary["sections"], _orders(state, events, number, counted[0])]
     return {"title": summary["title"], "sections": sections}
 

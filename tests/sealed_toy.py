@@ -99,5 +99,5 @@ def outcome(state):
     return ranked(state["scores"])
 
 
-def round_summary(state, number):
+def round_summary(state, number, players):
     return {"title": f"Round {number} [toy]", "sections": [{"heading": "Bids", "lines": []}]}

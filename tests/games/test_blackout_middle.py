@@ -446,13 +446,13 @@ def test_views_are_copies():
 def test_round_summary_public_results_only():
     state = with_seen(table(5), 0, 4, 9)
     state, _ = play(state, {0: orders(spectate=11, bets={"B": 5}), 2: orders(spectate=6)})
-    summary = bm.round_summary(state, 5)
+    summary = bm.round_summary(state, 5, ["Ann", "Ben", "Cat"])
     assert summary == {
         "title": "Blackout Middle, Round 5: results",
         "sections": [
             {
                 "heading": "Spectating",
-                "lines": ["Seat 0: space 11", "Seat 1: no space", "Seat 2: space 6"],
+                "lines": ["Ann: space 11", "Ben: no space", "Cat: space 6"],
             },
             {
                 "heading": "Finished this round",
@@ -464,20 +464,21 @@ def test_round_summary_public_results_only():
         ],
     }
     with pytest.raises(RuleViolation):
-        bm.round_summary(state, 6)
+        bm.round_summary(state, 6, ["Ann", "Ben", "Cat"])
 
 
 def test_round_summary_of_round_0_and_of_the_last_round():
     state, _ = play(table(0))
-    assert bm.round_summary(state, 0)["sections"][0]["lines"] == [
+    assert bm.round_summary(state, 0, ["Ann", "Ben", "Cat"])["sections"][0]["lines"] == [
         "Round 0 takes abilities only: nobody spectated."
     ]
     state = table(10, finished=["A", "C", "E", "B", "F", "G"], spectator_points=[4, 9, 1])
     state, _ = play(state)
-    sections = {s["heading"]: s["lines"] for s in bm.round_summary(state, 10)["sections"]}
+    summary = bm.round_summary(state, 10, ["Ann", "Ben", "Cat"])
+    sections = {s["heading"]: s["lines"] for s in summary["sections"]}
     assert sections["Final order"][0] == "1st: A" and sections["Final order"][-1] == "9th: H"
     assert sections["Scoreboard"][0] == (
-        "Seat 1: 9 points (chips 0, spectating 9, utility 0), 0 garnet(s)"
+        "Ben: 9 points (chips 0, spectating 9, utility 0), 0 garnet(s)"
     )
 
 

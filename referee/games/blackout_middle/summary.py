@@ -11,18 +11,18 @@ State = dict[str, Any]
 Summary = dict[str, Any]
 
 
-def round_summary(state: State, round_number: int) -> Summary:
-    """Title and sections of one resolved round's public results."""
+def round_summary(state: State, round_number: int, players: list[str]) -> Summary:
+    """Title and sections of one resolved round's public results; seats by their names."""
     if not FIRST_ROUND <= round_number < state["round"] or state["phase"] == "setup":
         message = f"round {round_number} is not resolved yet"
         raise RuleViolation("rule/round_not_resolved", message, {"field": "round"})
-    sections = [_spectating(state, round_number), _finished(state, round_number)]
+    sections = [_spectating(state, round_number, players), _finished(state, round_number)]
     if round_number == LAST_ROUND and state["scores"] is not None:
-        sections += _final(state)
+        sections += _final(state, players)
     return {"title": f"Blackout Middle, Round {round_number}: results", "sections": sections}
 
 
-def _spectating(state: State, r: int) -> dict[str, Any]:
+def _spectating(state: State, r: int, players: list[str]) -> dict[str, Any]:
     if r == FIRST_ROUND:
         return {
             "heading": "Spectating",
@@ -30,7 +30,7 @@ def _spectating(state: State, r: int) -> dict[str, Any]:
         }
     spaces = state["spectating"][str(r)]
     lines = [
-        f"Seat {seat}: {'no space' if space is None else f'space {space}'}"
+        f"{players[seat]}: {'no space' if space is None else f'space {space}'}"
         for seat, space in enumerate(spaces)
     ]
     return {"heading": "Spectating", "lines": lines}
@@ -57,11 +57,11 @@ def _values(moves: dict[str, int]) -> str:
     return f"movement values {shown}"
 
 
-def _final(state: State) -> list[dict[str, Any]]:
+def _final(state: State, players: list[str]) -> list[dict[str, Any]]:
     order = state["scores"]["order"]
     placings = [f"{_ordinal(i)}: {horse}" for i, horse in enumerate(order, start=1)]
     board = [
-        f"Seat {s['seat']}: {s['total']} points (chips {s['chip_points']}, spectating "
+        f"{players[s['seat']]}: {s['total']} points (chips {s['chip_points']}, spectating "
         f"{s['spectator_points']}, utility {s['utility_points']}), {s['garnets_awarded']} garnet(s)"
         for s in sorted(state["scores"]["seats"], key=lambda s: (-s["total"], s["seat"]))
     ]
