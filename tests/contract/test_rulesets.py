@@ -105,29 +105,51 @@ def test_no_view_or_stream_shows_a_seat_what_is_hidden_from_it(ruleset):
 
 
 def no_leaks_before(seed: str):
-    history: list[dict] = []
+    """A check run after every batch: nothing a seat may not see reaches its view or its
+    stream. Incremental: each new piece shown is searched for every hidden payload, salt
+    and the seed; each newly hidden payload is searched for in everything shown so far."""
+    hidden: dict[int, list[dict]] = {}
+    shown: dict[int, list[bytes]] = {}
+    seen: dict[int, set[bytes]] = {}
+    public: set[bytes] = set()
+    spectator_hidden: list[bytes] = []
 
     def check(state, batch):
-        history.extend(batch)
         after = game.fold(batch, state)
         if game.is_over(after):
             return
+        public.update(canonical(r["payload"]) for r in batch if r["visibility"] == "public")
+        spectator_hidden.extend(
+            canonical(r["payload"]) for r in batch if r["visibility"] != "public"
+        )
+        spectator = canonical(game.view(after, None))
+        for payload in spectator_hidden:
+            assert payload in public or payload not in spectator
         for seat in range(len(state["players"])):
-            hidden = [r for r in history if not may_see(r["visibility"], seat)]
-            shown = canonical(game.view(after, seat)) + b"".join(
-                canonical(game.redact(r, seat, False)) for r in history
-            )
-            # a hidden payload may equal one the seat was shown (a card drawn in secret
-            # and later discarded face up); only the others must not appear
-            seen = {canonical(r["payload"]) for r in history if may_see(r["visibility"], seat)}
-            assert seed.encode() not in shown
-            for r in hidden:
-                assert r["salt"].encode() not in shown
-                assert canonical(r["payload"]) in seen or canonical(r["payload"]) not in shown
-            public = {canonical(r["payload"]) for r in history if r["visibility"] == "public"}
-            spectator = canonical(game.view(after, None))
-            for r in hidden:
-                assert canonical(r["payload"]) in public or canonical(r["payload"]) not in spectator
+            check_seat(after, batch, seat)
+
+    def check_seat(after, batch, seat):
+        mine, earlier = seen.setdefault(seat, set()), shown.setdefault(seat, [])
+        secret = hidden.setdefault(seat, [])
+        mine.update(canonical(r["payload"]) for r in batch if may_see(r["visibility"], seat))
+        new_hidden = [r for r in batch if not may_see(r["visibility"], seat)]
+        # a hidden payload may equal one the seat was shown (a card drawn in secret and
+        # later discarded face up); only the others must not appear
+        fresh = canonical(game.view(after, seat)) + b"".join(
+            canonical(game.redact(r, seat, False)) for r in batch
+        )
+        assert seed.encode() not in fresh
+        past = b"".join(earlier)
+        for r in secret + new_hidden:
+            assert r["salt"].encode() not in fresh
+            payload = canonical(r["payload"])
+            assert payload in mine or payload not in fresh
+        for r in new_hidden:
+            assert r["salt"].encode() not in past
+            payload = canonical(r["payload"])
+            assert payload in mine or payload not in past
+        secret.extend(new_hidden)
+        earlier.append(b"".join(canonical(game.redact(r, seat, False)) for r in batch))
 
     return check
 
