@@ -50,17 +50,6 @@ REFEREE_COMMANDS: dict[str, Any] = {
         "fields": {"round": "integer"},
     },
 }
-EVENTS = (
-    "RoundOpened",
-    "OrdersSubmitted",
-    "OrdersCommitted",
-    "RoundClosed",
-    "OrdersCounted",
-    "OrdersRevealed",
-    "DeadlineExtended",
-    "GamePaused",
-    "GameResumed",
-)
 
 
 def has_rounds(rules: ModuleType) -> bool:
@@ -308,47 +297,68 @@ def _seconds(command: dict[str, Any]) -> int:
 
 def apply(rounds: State, kind: str, payload: dict[str, Any], seq: int, seats: int) -> State:
     """The round bookkeeping after one of the engine's round events (a new dict)."""
-    rounds = dict(rounds)
-    current = dict(rounds["current"]) if rounds["current"] else None
-    if kind in ("RoundOpened", "DeadlineExtended") or (kind == "GameResumed" and current):
+    rounds = {**rounds, "current": dict(rounds["current"]) if rounds["current"] else None}
+    if "deadline" in payload and payload["deadline"] is not None:
         rounds["last_deadline"] = payload["deadline"]
-    if kind == "RoundOpened":
-        current = {
-            "round": payload["round"],
-            "deadline": payload["deadline"],
-            "closed": None,
-            "submitted": [None] * seats,
-        }
-    elif kind == "OrdersSubmitted":
-        assert current is not None
-        submitted = list(current["submitted"])
-        submitted[payload["seat"]] = {
-            "seq": seq,
-            "orders": payload["orders"],
-            "salt": payload["salt"],
-        }
-        current["submitted"] = submitted
-    elif kind == "RoundClosed":
-        assert current is not None
-        current["closed"] = payload["why"]
-    elif kind == "OrdersCounted":
-        assert current is not None
-        counted = [
-            {"round": current["round"], "seat": seat, **s} for seat, s in _submitted(current)
-        ]
-        rounds["counted"] = rounds["counted"] + counted
-        current = None
-    elif kind == "OrdersRevealed":
-        key = (payload["round"], payload["seat"])
-        rounds["counted"] = [c for c in rounds["counted"] if (c["round"], c["seat"]) != key]
-    elif kind == "DeadlineExtended":
-        assert current is not None
-        current["deadline"] = payload["deadline"]
-    elif kind == "GamePaused":
-        rounds["paused_at"] = payload["at"]
-    elif kind == "GameResumed":
-        rounds["paused_at"] = None
-        if current is not None:
-            current["deadline"] = payload["deadline"]
-    rounds["current"] = current
+    _FOLD[kind](rounds, {**payload, "seq": seq, "seats": seats})
     return rounds
+
+
+def _opened(rounds: State, p: dict[str, Any]) -> None:
+    rounds["current"] = {
+        "round": p["round"],
+        "deadline": p["deadline"],
+        "closed": None,
+        "submitted": [None] * p["seats"],
+    }
+
+
+def _submitted_now(rounds: State, p: dict[str, Any]) -> None:
+    current = rounds["current"]
+    submitted = list(current["submitted"])
+    submitted[p["seat"]] = {"seq": p["seq"], "orders": p["orders"], "salt": p["salt"]}
+    current["submitted"] = submitted
+
+
+def _closed(rounds: State, p: dict[str, Any]) -> None:
+    rounds["current"]["closed"] = p["why"]
+
+
+def _counted_now(rounds: State, p: dict[str, Any]) -> None:
+    current = rounds["current"]
+    counted = [{"round": current["round"], "seat": seat, **s} for seat, s in _submitted(current)]
+    rounds["counted"] = rounds["counted"] + counted
+    rounds["current"] = None
+
+
+def _revealed_now(rounds: State, p: dict[str, Any]) -> None:
+    key = (p["round"], p["seat"])
+    rounds["counted"] = [c for c in rounds["counted"] if (c["round"], c["seat"]) != key]
+
+
+def _new_deadline(rounds: State, p: dict[str, Any]) -> None:
+    if rounds["current"] is not None:
+        rounds["current"]["deadline"] = p["deadline"]
+
+
+def _paused(rounds: State, p: dict[str, Any]) -> None:
+    rounds["paused_at"] = p["at"]
+
+
+def _resumed_now(rounds: State, p: dict[str, Any]) -> None:
+    rounds["paused_at"] = None
+    _new_deadline(rounds, p)
+
+
+_FOLD = {
+    "RoundOpened": _opened,
+    "OrdersSubmitted": _submitted_now,
+    "OrdersCommitted": lambda rounds, p: None,  # public record only: the state is unchanged
+    "RoundClosed": _closed,
+    "OrdersCounted": _counted_now,
+    "OrdersRevealed": _revealed_now,
+    "DeadlineExtended": _new_deadline,
+    "GamePaused": _paused,
+    "GameResumed": _resumed_now,
+}
+EVENTS = tuple(_FOLD)
