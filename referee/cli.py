@@ -113,7 +113,7 @@ def worker(redis_url: str, db: str, concurrency: int, queues: str, beat: bool) -
 @click.argument("ruleset")
 @click.option("--games", "count", type=click.IntRange(1), default=1, show_default=True)
 @click.option("--seed", default="0", show_default=True, help="Game i is seeded with SEED/i.")
-@click.option("--players", type=int, default=None, help="Players per game [ruleset minimum].")
+@click.option("--players", type=int, default=None, help="Players per game [the ruleset's default].")
 @click.option("--options", "options_json", default="{}", help="Game options as JSON.")
 @click.option(
     "--out",
@@ -129,7 +129,7 @@ def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
     from .store import EventStore, LogicalClock
 
     rules = _ruleset_or_exit(ruleset)
-    seats = players or rules.MIN_PLAYERS
+    seats = players or default_players(rules)
     options = _json_or_exit(options_json, "--options")
     out_dir = Path(out or f"var/bot-play/{ruleset}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -191,6 +191,11 @@ def replay_show(file, at, seat) -> None:
         raise click.ClickException(f"no seat {seat}: seats are 0-{len(state['players']) - 1}")
     shown = game.view(state, MODERATOR if seat is None else seat)
     click.echo(json.dumps(shown, indent=2, sort_keys=True))
+
+
+def default_players(rules) -> int:
+    """The table a ruleset is usually played at: DEFAULT_PLAYERS, else its minimum."""
+    return getattr(rules, "DEFAULT_PLAYERS", rules.MIN_PLAYERS)
 
 
 def _ruleset_or_exit(ruleset: str):

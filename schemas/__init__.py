@@ -147,6 +147,7 @@ class RulesetSchema(Schema):
     version = fields.String()
     min_players = fields.Integer()
     max_players = fields.Integer()
+    default_players = fields.Integer()
     options = fields.Dict()
     commands = fields.Dict()
     moderator_commands = fields.Dict()

@@ -20,6 +20,7 @@ def describe(rules: ModuleType) -> dict:
         "version": rules.VERSION,
         "min_players": rules.MIN_PLAYERS,
         "max_players": rules.MAX_PLAYERS,
+        "default_players": getattr(rules, "DEFAULT_PLAYERS", rules.MIN_PLAYERS),
         "options": rules.OPTIONS,
         "commands": commands,
         "moderator_commands": moderating,

@@ -73,3 +73,14 @@ def test_unknown_ruleset_and_bad_options_are_clear_errors(tmp_path):
 def test_show_past_the_end_is_refused(logs):
     result = CliRunner().invoke(main, ["replay", "show", str(logs[0]), "--at", "100000"])
     assert result.exit_code != 0 and "no seq 100000" in result.output
+
+
+def test_bot_play_seats_blackout_middle_at_nine_by_default(tmp_path):
+    done = CliRunner().invoke(
+        main,
+        ["bot-play", "blackout-middle", "--games", "1", "--seed", "nine", "--out", str(tmp_path)],
+    )
+    assert done.exit_code == 0, done.output
+    (log,) = tmp_path.glob("*.jsonl")
+    first = json.loads(log.read_bytes().splitlines()[0])
+    assert len(first["payload"]["players"]) == 9

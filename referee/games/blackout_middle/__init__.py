@@ -36,6 +36,7 @@ NAME = "blackout-middle"
 VERSION = 1
 MIN_PLAYERS = 3
 MAX_PLAYERS = 12
+DEFAULT_PLAYERS = 9  # the match is for 9 (README: 9 by default, 3-12 allowed)
 REVEAL = "end"  # bets and abilities are private: orders stay sealed until the game ends
 
 __all__ = [
