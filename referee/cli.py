@@ -153,22 +153,51 @@ def replay() -> None:
 
 
 @replay.command("verify")
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-def replay_verify(files) -> None:
-    """Verify logs: chain, seqs, state hashes, seed, every random outcome, the outcome."""
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+def replay_verify(paths) -> None:
+    """Verify logs (files, or directories of *.jsonl): chain, seqs, state hashes, seed,
+    every random outcome and sealed order re-derived, the outcome."""
     from replays.verify import verify_file
 
+    files = log_files(paths)
+    whole_dirs = any(Path(p).is_dir() for p in paths)
+    tally: dict[str, list[int]] = {}
     bad = 0
-    for path in files:
+    for path in track(files, description="verifying", transient=True, disable=not whole_dirs):
         report = verify_file(path)
-        if report.valid:
-            note = f" ({'; '.join(report.notes)})" if report.notes else ""
-            click.echo(f"ok      {path}: {report.events} events{note}")
-        else:
+        counts = tally.setdefault(report.ruleset or "?", [0, 0, 0])
+        counts[0 if report.valid else 1] += 1
+        counts[2] += report.events
+        if not report.valid:
             bad += 1
             click.echo(f"INVALID {path}: seq {report.seq}: {report.reason}")
+        elif not whole_dirs:
+            note = f" ({'; '.join(report.notes)})" if report.notes else ""
+            click.echo(f"ok      {path}: {report.events} events{note}")
+    if whole_dirs:
+        _print_tally(tally)
     click.echo(f"{len(files) - bad} valid, {bad} invalid")
     sys.exit(1 if bad else 0)
+
+
+def log_files(paths: tuple[str, ...]) -> list[Path]:
+    """The files named, and every *.jsonl under the directories named, sorted."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        found += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
+    return found
+
+
+def _print_tally(tally: dict[str, list[int]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="replay verify")
+    for column in ("ruleset", "valid", "invalid", "events"):
+        table.add_column(column, justify="left" if column == "ruleset" else "right")
+    for ruleset, (valid, invalid, events) in sorted(tally.items()):
+        table.add_row(ruleset, str(valid), str(invalid), f"{events:,}")
+    Console().print(table)
 
 
 @replay.command("show")

@@ -1,6 +1,7 @@
 """The referee command: bot-play writes logs that replay verify accepts, and flips it names."""
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -84,3 +85,21 @@ def test_bot_play_seats_blackout_middle_at_nine_by_default(tmp_path):
     (log,) = tmp_path.glob("*.jsonl")
     first = json.loads(log.read_bytes().splitlines()[0])
     assert len(first["payload"]["players"]) == 9
+
+
+def test_replay_verify_takes_a_directory_and_tallies_it_by_ruleset(tmp_path):
+    corpus = Path(__file__).resolve().parents[2] / "replays" / "corpus"
+    logs = tmp_path / "logs"
+    for source in corpus.rglob("*.jsonl"):
+        (logs / source.parent.name).mkdir(parents=True, exist_ok=True)
+        (logs / source.parent.name / source.name).write_bytes(source.read_bytes())
+    damaged = sorted((logs / "blackout-middle").glob("*.jsonl"))[0]
+    lines = damaged.read_bytes().splitlines(keepends=True)
+    lines[40] = lines[40].replace(b'"seq":41', b'"seq":42')
+    damaged.write_bytes(b"".join(lines))
+    done = CliRunner().invoke(main, ["replay", "verify", str(logs)])
+    assert done.exit_code == 1
+    assert f"INVALID {damaged}: seq 41" in done.output
+    assert "5 valid, 1 invalid" in done.output
+    assert "blackout-middle" in done.output and "galloping-horse" in done.output
+    assert "ok      " not in done.output  # a directory's valid logs are tallied, not listed
