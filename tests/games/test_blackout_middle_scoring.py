@@ -1,6 +1,7 @@
 """Blackout Middle building blocks: the race, the placements and the end-of-match scoring."""
 
 import pytest
+from test_blackout_middle_tables import FINAL_ORDER, MOVES
 
 from referee.games.blackout_middle import data
 from referee.games.blackout_middle.race import (
@@ -27,22 +28,10 @@ from referee.games.blackout_middle.scoring import (
     utility_points,
 )
 
-# Ten rounds of movement values, one list per horse (round 1 first); worked by hand:
-# A finishes round 5 on 16, C round 6 on 17, E round 7 on 16, then round 8 B on 17,
-# F and G both on 16 (F first, alphabetical). D and H end on 11, I on 12.
-MOVES = {
-    "A": [3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
-    "B": [2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
-    "C": [3, 3, 3, 3, 1, 3, 3, 3, 3, 3],
-    "D": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
-    "E": [2, 2, 2, 2, 2, 2, 3, 1, 1, 1],
-    "F": [2, 2, 2, 2, 2, 2, 2, 1, 1, 1],
-    "G": [1, 2, 2, 2, 2, 2, 2, 2, 1, 1],
-    "H": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
-    "I": [1, 1, 1, 1, 1, 1, 1, 1, 1, 2],
-}
+# The hand-worked race of test_blackout_middle_tables: A finishes round 5 on 16, C round
+# 6 on 17, E round 7 on 16, then round 8 B on 17, F and G both on 16 (F first,
+# alphabetical). D and H end on 11, I on 12.
 MOVEMENTS = {r: {horse: values[r - 1] for horse, values in MOVES.items()} for r in range(1, 11)}
-FINAL_ORDER = ["A", "C", "E", "B", "F", "G", "I", "D", "H"]
 
 
 def test_the_numbers_are_the_texts():

@@ -8,8 +8,8 @@ from referee.engine.rng import Rng
 from referee.games import blackout_middle as bm
 from referee.games.blackout_middle.race import race
 
-# Ten rounds of movement values, one list per horse (round 1 first), as in
-# test_blackout_middle_scoring.py.
+# Ten rounds of movement values, one list per horse (round 1 first), worked by hand
+# (test_blackout_middle_scoring.py uses them too).
 MOVES = {
     "A": [3, 3, 3, 3, 3, 3, 3, 3, 3, 3],
     "B": [2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
