@@ -203,15 +203,26 @@ def _print_tally(tally: dict[str, list[int]]) -> None:
 @replay.command("show")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--at", "at", type=click.IntRange(1), default=None, help="Seq [the last].")
+@click.option(
+    "--round",
+    "round_number",
+    type=click.IntRange(0),
+    default=None,
+    help="Instead of --at: just after this round's resolution (games in rounds).",
+)
 @click.option("--seat", type=int, default=None, help="Show this seat's view [the full state].")
-def replay_show(file, at, seat) -> None:
-    """The state (or a seat's view) after event AT."""
+def replay_show(file, at, round_number, seat) -> None:
+    """The state (or a seat's view) after event AT, or after round ROUND was resolved."""
     from replays.log import LogLineError, read
 
     try:
         events = read(file)
     except LogLineError as exc:
         raise click.ClickException(exc.reason) from None
+    if at is not None and round_number is not None:
+        raise click.ClickException("give --at or --round, not both")
+    if round_number is not None:
+        at = resolved_at(events, round_number)
     at = at or len(events)
     if at > len(events):
         raise click.ClickException(f"the log has {len(events)} events, no seq {at}")
@@ -220,6 +231,21 @@ def replay_show(file, at, seat) -> None:
         raise click.ClickException(f"no seat {seat}: seats are 0-{len(state['players']) - 1}")
     shown = game.view(state, MODERATOR if seat is None else seat)
     click.echo(json.dumps(shown, indent=2, sort_keys=True))
+
+
+def resolved_at(events: list[dict], round_number: int) -> int:
+    """The seq of the last event of the batch that resolved a round."""
+    starts = [
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "OrdersCounted" and e["payload"].get("round") == round_number
+    ]
+    if not starts:
+        raise click.ClickException(f"round {round_number} is not resolved in this log")
+    end = starts[0] + 1
+    while end < len(events) and events[end]["command"] is None:
+        end += 1
+    return events[end - 1]["seq"]
 
 
 def default_players(rules) -> int:

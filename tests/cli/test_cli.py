@@ -103,3 +103,24 @@ def test_replay_verify_takes_a_directory_and_tallies_it_by_ruleset(tmp_path):
     assert "5 valid, 1 invalid" in done.output
     assert "blackout-middle" in done.output and "galloping-horse" in done.output
     assert "ok      " not in done.output  # a directory's valid logs are tallied, not listed
+
+
+def test_replay_show_a_round_as_a_seat_saw_it_after_its_resolution():
+    corpus = Path(__file__).resolve().parents[2] / "replays" / "corpus" / "blackout-middle"
+    log = sorted(corpus.glob("*.jsonl"))[0]
+    done = CliRunner().invoke(main, ["replay", "show", str(log), "--round", "3", "--seat", "0"])
+    assert done.exit_code == 0, done.output
+    shown = json.loads(done.output)
+    assert shown["round"]["open"]["round"] == 4 and shown["state"]["round"] == 4
+    assert {"movements", "positions"}.isdisjoint(shown["state"])  # the seat's view, not all
+    moderator = CliRunner().invoke(main, ["replay", "show", str(log), "--round", "3"])
+    assert {"movements", "positions"} <= set(json.loads(moderator.output)["state"])
+    events = [json.loads(line) for line in log.read_bytes().splitlines()]
+    counted = next(
+        e["seq"] for e in events if e["type"] == "OrdersCounted" and e["payload"]["round"] == 3
+    )
+    assert counted < shown["version"] and events[shown["version"]]["command"] is not None
+    missing = CliRunner().invoke(main, ["replay", "show", str(log), "--round", "11"])
+    assert missing.exit_code != 0 and "round 11 is not resolved" in missing.output
+    both = CliRunner().invoke(main, ["replay", "show", str(log), "--round", "1", "--at", "3"])
+    assert both.exit_code != 0 and "not both" in both.output
