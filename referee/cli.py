@@ -5,6 +5,7 @@ import os
 import signal
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -154,30 +155,80 @@ def replay() -> None:
 
 @replay.command("verify")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-def replay_verify(paths) -> None:
+@click.option(
+    "--workers",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Fan the logs out as Celery tasks to N worker processes started here.",
+)
+@click.option(
+    "--redis-url",
+    default=None,
+    help="The broker for --workers [an embedded Redis]; workers elsewhere on it help too.",
+)
+def replay_verify(paths, workers, redis_url) -> None:
     """Verify logs (files, or directories of *.jsonl): chain, seqs, state hashes, seed,
     every random outcome and sealed order re-derived, the outcome."""
-    from replays.verify import verify_file
-
     files = log_files(paths)
     whole_dirs = any(Path(p).is_dir() for p in paths)
     tally: dict[str, list[int]] = {}
     bad = 0
-    for path in track(files, description="verifying", transient=True, disable=not whole_dirs):
-        report = verify_file(path)
-        counts = tally.setdefault(report.ruleset or "?", [0, 0, 0])
-        counts[0 if report.valid else 1] += 1
-        counts[2] += report.events
-        if not report.valid:
+    reports = _verify_on_workers(files, workers, redis_url) if workers else _verify_here(files)
+    for path, report in track(
+        reports, total=len(files), description="verifying", transient=True, disable=not whole_dirs
+    ):
+        counts = tally.setdefault(report["ruleset"] or "?", [0, 0, 0])
+        counts[0 if report["valid"] else 1] += 1
+        counts[2] += report["events"]
+        if not report["valid"]:
             bad += 1
-            click.echo(f"INVALID {path}: seq {report.seq}: {report.reason}")
+            click.echo(f"INVALID {path}: seq {report['seq']}: {report['reason']}")
         elif not whole_dirs:
-            note = f" ({'; '.join(report.notes)})" if report.notes else ""
-            click.echo(f"ok      {path}: {report.events} events{note}")
+            note = f" ({'; '.join(report['notes'])})" if report["notes"] else ""
+            click.echo(f"ok      {path}: {report['events']} events{note}")
     if whole_dirs:
         _print_tally(tally)
     click.echo(f"{len(files) - bad} valid, {bad} invalid")
     sys.exit(1 if bad else 0)
+
+
+def _verify_here(files: list[Path]) -> Iterator[tuple[Path, dict]]:
+    from replays.verify import verify_file
+    from workers.tasks import report_of
+
+    for path in files:
+        yield path, report_of(verify_file(path))
+
+
+def _verify_on_workers(
+    files: list[Path], count: int, redis_url: str | None
+) -> Iterator[tuple[Path, dict]]:
+    """Each log shipped whole to `referee.verify_log` on `count` local workers."""
+    from workers.celery_app import make_celery
+
+    from . import embedded
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with embedded.redis_url(Path(tmp), redis_url) as broker:
+            with embedded.workers(count, broker=broker, db=str(Path(tmp) / "unused.db")):
+                celery = make_celery(broker)
+                sent = [_send(celery, path) for path in files]
+                for path, result in zip(files, sent, strict=True):
+                    yield path, result if isinstance(result, dict) else result.get(timeout=3600)
+
+
+def _send(celery, path: Path):
+    """The task verifying one log; a file that is not UTF-8 is verified here instead (the
+    verifier names where it breaks; a task message carries text only)."""
+    from replays.verify import verify_file
+    from workers.tasks import report_of
+
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return report_of(verify_file(path))
+    return celery.send_task("referee.verify_log", args=[text])
 
 
 def log_files(paths: tuple[str, ...]) -> list[Path]:

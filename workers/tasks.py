@@ -3,7 +3,7 @@
 from celery import shared_task
 from flask import current_app
 
-from replays.verify import verify_bytes
+from replays.verify import Report, verify_bytes
 
 
 @shared_task(name="referee.resolve_round")
@@ -23,11 +23,17 @@ def sweep_rounds() -> int:
 
 @shared_task(name="referee.verify_log")
 def verify_log(log: str) -> dict:
-    """Verify one JSONL log sent whole; returns valid, seq and reason."""
-    report = verify_bytes(log.encode("utf-8"))
+    """Verify one JSONL log sent whole; returns what `replay verify` reports of it."""
+    return report_of(verify_bytes(log.encode("utf-8")))
+
+
+def report_of(report: Report) -> dict:
+    """A verification report as plain JSON."""
     return {
         "valid": report.valid,
         "events": report.events,
+        "ruleset": report.ruleset,
         "seq": report.seq,
         "reason": report.reason,
+        "notes": report.notes,
     }

