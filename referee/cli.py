@@ -204,31 +204,35 @@ def _verify_here(files: list[Path]) -> Iterator[tuple[Path, dict]]:
 def _verify_on_workers(
     files: list[Path], count: int, redis_url: str | None
 ) -> Iterator[tuple[Path, dict]]:
-    """Each log shipped whole to `referee.verify_log` on `count` local workers."""
+    """The logs shipped whole, in batches, to `referee.verify_logs` on `count` local
+    workers (and any others on the same Redis)."""
     from workers.celery_app import make_celery
 
     from . import embedded
 
+    size = max(1, min(50, len(files) // (count * 8)))  # a few batches per worker
+    batches = [files[i : i + size] for i in range(0, len(files), size)]
     with tempfile.TemporaryDirectory() as tmp:
         with embedded.redis_url(Path(tmp), redis_url) as broker:
             with embedded.workers(count, broker=broker, db=str(Path(tmp) / "unused.db")):
                 celery = make_celery(broker)
-                sent = [_send(celery, path) for path in files]
-                for path, result in zip(files, sent, strict=True):
-                    yield path, result if isinstance(result, dict) else result.get(timeout=3600)
+                sent = [_send(celery, batch) for batch in batches]
+                for batch, result in zip(batches, sent, strict=True):
+                    reports = result if isinstance(result, list) else result.get(timeout=3600)
+                    yield from zip(batch, reports, strict=True)
 
 
-def _send(celery, path: Path):
-    """The task verifying one log; a file that is not UTF-8 is verified here instead (the
-    verifier names where it breaks; a task message carries text only)."""
+def _send(celery, batch: list[Path]):
+    """The task verifying a batch of logs; a batch with a file that is not UTF-8 is
+    verified here instead (the verifier names where it breaks; tasks carry text only)."""
     from replays.verify import verify_file
     from workers.tasks import report_of
 
     try:
-        text = path.read_bytes().decode("utf-8")
+        texts = [path.read_bytes().decode("utf-8") for path in batch]
     except UnicodeDecodeError:
-        return report_of(verify_file(path))
-    return celery.send_task("referee.verify_log", args=[text])
+        return [report_of(verify_file(path)) for path in batch]
+    return celery.send_task("referee.verify_logs", args=[texts])
 
 
 def log_files(paths: tuple[str, ...]) -> list[Path]:
