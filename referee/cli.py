@@ -214,7 +214,8 @@ def _verify_on_workers(
     batches = [files[i : i + size] for i in range(0, len(files), size)]
     with tempfile.TemporaryDirectory() as tmp:
         with embedded.redis_url(Path(tmp), redis_url) as broker:
-            with embedded.workers(count, broker=broker, db=str(Path(tmp) / "unused.db")):
+            unused = str(Path(tmp) / "unused.db")  # verifying needs no store
+            with embedded.workers(count, broker=broker, db=unused, beat=False, loglevel="WARNING"):
                 celery = make_celery(broker)
                 sent = [_send(celery, batch) for batch in batches]
                 for batch, result in zip(batches, sent, strict=True):

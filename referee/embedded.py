@@ -24,7 +24,9 @@ def redis_url(var_dir: Path, external: str | None) -> Iterator[str]:
         server.shutdown()
 
 
-def worker_command(*, hostname: str, beat_schedule: Path | None) -> list[str]:
+def worker_command(
+    *, hostname: str, beat_schedule: Path | None, loglevel: str = "INFO"
+) -> list[str]:
     """The command line of one Celery worker process (with the beat sweeper if asked)."""
     command = [
         sys.executable,
@@ -34,7 +36,7 @@ def worker_command(*, hostname: str, beat_schedule: Path | None) -> list[str]:
         "workers.worker",
         "worker",
         "--loglevel",
-        "INFO",
+        loglevel,
         "--concurrency",
         "1",
         "--without-gossip",
@@ -51,15 +53,25 @@ def worker_command(*, hostname: str, beat_schedule: Path | None) -> list[str]:
 
 @contextmanager
 def workers(
-    count: int, *, broker: str, db: str, env: dict[str, str] | None = None
+    count: int,
+    *,
+    broker: str,
+    db: str,
+    env: dict[str, str] | None = None,
+    beat: bool = True,
+    loglevel: str = "INFO",
 ) -> Iterator[list[subprocess.Popen]]:
     """`count` Celery worker processes on the broker, the first also running the beat
-    sweeper of overdue rounds; stopped on the way out."""
+    sweeper of overdue rounds (unless beat=False); stopped on the way out."""
     environment = {**os.environ, "REDIS_URL": broker, "REFEREE_DB": db, **(env or {})}
     schedule = Path(db).resolve().parent / "celerybeat-schedule"
     started = [
         subprocess.Popen(
-            worker_command(hostname=f"referee{n}@%h", beat_schedule=schedule if n == 0 else None),
+            worker_command(
+                hostname=f"referee{n}@%h",
+                beat_schedule=schedule if beat and n == 0 else None,
+                loglevel=loglevel,
+            ),
             env=environment,
             start_new_session=True,  # its own process group: stopped (or killed) whole
         )
