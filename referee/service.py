@@ -119,8 +119,9 @@ class Referee:
         tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
         tokens.update({role_name(s): secrets.token_urlsafe(24) for s in range(len(players))})
         state = game.fold(records)
-        self.store.create_game(game_id, ruleset, seed, records, tokens, due=due_row(state))
-        self._schedule(game_id, records, state)
+        due = due_row(state)
+        self.store.create_game(game_id, ruleset, seed, records, tokens, due=due)
+        self._schedule(game_id, records, due)
         return {
             "game_id": game_id,
             "moderator_token": tokens[MODERATOR],
@@ -218,9 +219,8 @@ class Referee:
                 )
             command = game.stamp(state, run.command, now)
             records, after = game.step(state, run.viewer, command, seed)
-            respond = _responder(
-                run.viewer, game.is_over(after), game.warnings(state, run.viewer, command)
-            )
+            due = due_row(after)
+            respond = _responder(run.viewer, game.is_over(after), game.warnings(state, records))
             idem = (role_name(run.viewer), run.key, run.request, respond) if run.key else None
             tokens = _new_tokens(run.viewer, command)
             try:
@@ -230,7 +230,7 @@ class Referee:
                     records,
                     idempotency=idem,
                     tokens=tokens,
-                    due=due_row(after),
+                    due=due,
                 )
             except Conflict:
                 if run.expected is not None or attempt == RETRIES - 1:
@@ -238,7 +238,7 @@ class Referee:
                 continue
             self.latest.put(run.game_id, after)
             self._maybe_snapshot(run.game_id, state["seq"], after)
-            self._schedule(run.game_id, records, after)
+            self._schedule(run.game_id, records, due)
             status, body = respond(events)
             if tokens:  # shown once, here: a resend under the same key does not repeat it
                 body = {**body, "token": next(iter(tokens.values()))}
@@ -268,9 +268,10 @@ class Referee:
         """Open rounds that are closed or past their deadline and not paused."""
         return self.store.due_rounds(now if now is not None else self.clock())
 
-    def _schedule(self, game_id: str, records: list[dict[str, Any]], after: game.State) -> None:
+    def _schedule(
+        self, game_id: str, records: list[dict[str, Any]], row: dict[str, Any] | None
+    ) -> None:
         """Ask the scheduler to resolve the open round at its deadline, or now if closed."""
-        row = due_row(after)
         if self.scheduler is None or not row or row["round"] is None or row["paused"]:
             return
         if row["ready"]:

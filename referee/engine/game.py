@@ -174,14 +174,14 @@ def stamp(state: State, command: dict[str, Any], now: int) -> dict[str, Any]:
     return {**command, "now": now}
 
 
-def warnings(state: State, seat: Actor, command: dict[str, Any]) -> list[dict[str, Any]]:
-    """For a seat's submit_orders: what the rules would drop were the round resolved now."""
-    rules = rules_of(state)
-    if command.get("type") not in rounds.SEAT_COMMANDS or not isinstance(seat, int):
+def warnings(state: State, records: list[Record]) -> list[dict[str, Any]]:
+    """For a seat's submit_orders (its OrdersSubmitted among the records): what the rules
+    would drop were the round resolved now."""
+    inspect = getattr(rules_of(state), "inspect_orders", None)
+    sent = [r["payload"] for r in records if r["type"] == "OrdersSubmitted"]
+    if inspect is None or not sent:
         return []
-    inspect = getattr(rules, "inspect_orders", None)
-    orders = rules.check_orders(state["rules"], seat, command.get("orders"))
-    return inspect(state["rules"], seat, orders) if inspect else []
+    return inspect(state["rules"], sent[0]["seat"], sent[0]["orders"])
 
 
 def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:

@@ -5,12 +5,12 @@ import json
 from functools import cache
 
 import pytest
+from chained import sealed
 
 from referee import games  # noqa: F401  (registers the rulesets)
 from referee.bots import choose, timed
 from referee.engine import game, registry
 from referee.engine.canonical import canonical
-from referee.engine.chain import GENESIS, seal
 from referee.engine.events import may_see
 from referee.engine.rng import Rng
 from replays.verify import verify_events
@@ -87,15 +87,6 @@ def test_logs_verify_and_a_changed_outcome_is_caught(ruleset):
     forged[-2]["payload"]["outcome"]["winners"] = [99]
     report = verify_events(sealed(forged))
     assert not report.valid and report.seq == forged[-2]["seq"]
-
-
-def sealed(records):
-    """The records chained as the store would, with a fixed clock."""
-    events, prev = [], GENESIS
-    for record in records:
-        events.append(seal(record, "g", prev, "2000-01-01T00:00:00.000000Z"))
-        prev = events[-1]["hash"]
-    return events
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

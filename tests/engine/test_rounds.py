@@ -1,13 +1,13 @@
-"""Sealed simultaneous rounds in the engine, on a toy ruleset (tests/engine/sealed_toy.py)."""
+"""Sealed simultaneous rounds in the engine, on a toy ruleset (tests/sealed_toy.py)."""
 
 import hashlib
 
 import pytest
 import sealed_toy
+from chained import sealed
 
 from referee.engine import game, registry
 from referee.engine.canonical import canonical
-from referee.engine.chain import GENESIS, seal
 from referee.engine.errors import BadRequest, RuleViolation
 from referee.engine.events import MODERATOR, REFEREE
 from replays.verify import verify_events
@@ -48,15 +48,6 @@ class Table:
     @property
     def current(self):
         return self.state["rounds"]["current"]
-
-
-def sealed(records):
-    """The records chained as the store would, with a fixed clock."""
-    events, prev = [], GENESIS
-    for record in records:
-        events.append(seal(record, "g", prev, "2027-01-01T00:00:00.000000Z"))
-        prev = events[-1]["hash"]
-    return events
 
 
 def types(batch):

@@ -1,0 +1,12 @@
+"""Records chained as the store would seal them, with a fixed clock (for verify tests)."""
+
+from referee.engine.chain import GENESIS, seal
+
+
+def sealed(records, *, at="2000-01-01T00:00:00.000000Z"):
+    """The records sealed into a hash chain for game `g`, every one stamped `at`."""
+    events, prev = [], GENESIS
+    for record in records:
+        events.append(seal(record, "g", prev, at))
+        prev = events[-1]["hash"]
+    return events
