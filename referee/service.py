@@ -173,11 +173,7 @@ class Referee:
 
     def view(self, game_id: str, viewer: Viewer) -> dict[str, Any]:
         """What this viewer may know of the game now (deadlines also as UTC text)."""
-        shown = {"game_id": game_id, **game.view(self.state(game_id), viewer)}
-        opened = (shown.get("round") or {}).get("open")
-        if opened:
-            opened["deadline_utc"] = utc_text(opened["deadline"])
-        return shown
+        return presented(game_id, self.state(game_id), viewer)
 
     def command(
         self,
@@ -306,6 +302,16 @@ class Referee:
 
 
 DEADLINE_EVENTS = ("RoundOpened", "DeadlineExtended", "GameResumed")
+
+
+def presented(game_id: str, state: game.State, viewer: Viewer) -> dict[str, Any]:
+    """A viewer's view of a state as the API answers GET /games/{id} with it (the
+    replay tools show past views the same way)."""
+    shown = {"game_id": game_id, **game.view(state, viewer)}
+    opened = (shown.get("round") or {}).get("open")
+    if opened:
+        opened["deadline_utc"] = utc_text(opened["deadline"])
+    return shown
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,6 @@
-"""The `referee` command: serve, bot-play, replay verify, replay show."""
+"""`referee replay`: check and inspect exported game logs, offline."""
 
 import json
-import os
-import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -11,144 +9,11 @@ from pathlib import Path
 import click
 from rich.progress import track
 
-from . import games  # noqa: F401  (registers the rulesets)
-from .engine import game, registry
-from .engine.errors import RefereeError
-from .engine.events import MODERATOR
-
-DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
-BOT_EPOCH = 946_684_800  # 2000-01-01T00:00:00Z, where the bots' logical clock starts
+from ..engine import game
+from ..engine.events import MODERATOR
 
 
 @click.group()
-@click.version_option(package_name="referee")
-def main() -> None:
-    """referee: an event-sourced referee for horse-racing games."""
-
-
-@main.command()
-@click.option(
-    "--host",
-    default=lambda: os.environ.get("REFEREE_HOST", "127.0.0.1"),
-    show_default="127.0.0.1 or $REFEREE_HOST",
-)
-@click.option(
-    "--port",
-    type=int,
-    default=lambda: int(os.environ.get("REFEREE_PORT", "5000")),
-    show_default="5000 or $REFEREE_PORT",
-)
-@click.option(
-    "--db",
-    default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
-    show_default="var/referee.db or $REFEREE_DB",
-    help="SQLite file of the event store.",
-)
-@click.option(
-    "--redis-url",
-    default=lambda: os.environ.get("REDIS_URL"),
-    show_default="$REDIS_URL, else an embedded Redis beside the database",
-    help="Broker for the Celery workers.",
-)
-@click.option(
-    "--workers",
-    "worker_count",
-    type=click.IntRange(0),
-    default=1,
-    show_default=True,
-    help="Celery worker processes to start beside the API.",
-)
-def serve(host: str, port: int, db: str, redis_url: str | None, worker_count: int) -> None:
-    """Serve the HTTP API with a Redis broker and a worker (embedded by default)."""
-    from . import embedded
-    from .app import create_app
-
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # so the children are stopped
-    var_dir = Path(db).resolve().parent
-    with embedded.redis_url(var_dir, redis_url) as broker:
-        with embedded.workers(worker_count, broker=broker, db=db):
-            app = create_app({"REFEREE_DB": db, "REDIS_URL": broker})
-            click.echo(f"referee: store {db}; broker {broker}; {worker_count} worker(s)")
-            click.echo(f"referee: API on http://{host}:{port} (docs at /docs)")
-            app.run(host=host, port=port, threaded=True, use_reloader=False)
-
-
-@main.command()
-@click.option(
-    "--redis-url",
-    default=lambda: os.environ.get("REDIS_URL", DEFAULT_BROKER),
-    show_default=f"$REDIS_URL or {DEFAULT_BROKER}",
-)
-@click.option(
-    "--db",
-    default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
-    show_default="var/referee.db or $REFEREE_DB",
-    help="SQLite file of the event store (resolving rounds appends to it).",
-)
-@click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True)
-@click.option(
-    "--queues",
-    default="rounds,celery",
-    show_default=True,
-    help="`rounds` (resolving rounds: needs the SQLite file, so the referee node only) "
-    "and `celery` (self-contained tasks: any machine).",
-)
-@click.option(
-    "--beat/--no-beat",
-    default=False,
-    show_default=True,
-    help="Also run the sweeper of overdue rounds (run it in exactly one worker).",
-)
-def worker(redis_url: str, db: str, concurrency: int, queues: str, beat: bool) -> None:
-    """Run a Celery worker on a shared Redis (this machine or another)."""
-    os.environ["REDIS_URL"], os.environ["REFEREE_DB"] = redis_url, db
-    from workers.worker import celery
-
-    argv = ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency), "-Q", queues]
-    if beat:
-        argv += ["--beat", "--schedule", str(Path(db).resolve().parent / "celerybeat-schedule")]
-    celery.worker_main(argv)
-
-
-@main.command("bot-play")
-@click.argument("ruleset")
-@click.option("--games", "count", type=click.IntRange(1), default=1, show_default=True)
-@click.option("--seed", default="0", show_default=True, help="Game i is seeded with SEED/i.")
-@click.option("--players", type=int, default=None, help="Players per game [the ruleset's default].")
-@click.option("--options", "options_json", default="{}", help="Game options as JSON.")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Directory for the JSONL logs [var/bot-play/RULESET].",
-)
-@click.option("--db", default=None, help="SQLite file to play in [a temporary file].")
-def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
-    """Random legal bots play COUNT games through the engine and store; one log per game."""
-    from .bots import play
-    from .service import Referee
-    from .store import EventStore, LogicalClock
-
-    rules = _ruleset_or_exit(ruleset)
-    seats = players or default_players(rules)
-    options = _json_or_exit(options_json, "--options")
-    out_dir = Path(out or f"var/bot-play/{ruleset}")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        store = EventStore(db or Path(tmp) / "bot-play.db", clock=LogicalClock())
-        referee = Referee(store, clock=lambda: BOT_EPOCH)  # same command line, same bytes
-        names = [f"bot{s}" for s in range(seats)]
-        for i in track(range(count), description=f"{ruleset} x{count}", transient=True):
-            game_id = f"{ruleset}-{seed}-{i}"
-            try:
-                play(referee, ruleset, names, seed=f"{seed}/{i}", options=options, game_id=game_id)
-            except RefereeError as exc:
-                raise click.ClickException(f"{exc.code}: {exc.message}") from None
-            (out_dir / f"{game_id}.jsonl").write_bytes(store.log_lines(game_id))
-    click.echo(f"{count} {ruleset} games written to {out_dir}")
-
-
-@main.group()
 def replay() -> None:
     """Check and inspect exported game logs, offline."""
 
@@ -208,7 +73,7 @@ def _verify_on_workers(
     workers (and any others on the same Redis)."""
     from workers.celery_app import make_celery
 
-    from . import embedded
+    from .. import embedded
 
     size = max(1, min(50, len(files) // (count * 8)))  # a few batches per worker
     batches = [files[i : i + size] for i in range(0, len(files), size)]
@@ -302,25 +167,3 @@ def resolved_at(events: list[dict], round_number: int) -> int:
     while end < len(events) and events[end]["command"] is None:
         end += 1
     return events[end - 1]["seq"]
-
-
-def default_players(rules) -> int:
-    """The table a ruleset is usually played at: DEFAULT_PLAYERS, else its minimum."""
-    return getattr(rules, "DEFAULT_PLAYERS", rules.MIN_PLAYERS)
-
-
-def _ruleset_or_exit(ruleset: str):
-    try:
-        return registry.get(ruleset)
-    except RefereeError as exc:
-        raise click.ClickException(f"{exc.message}; known: {', '.join(registry.names())}") from None
-
-
-def _json_or_exit(text: str, option: str) -> dict:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"not JSON: {exc}", param_hint=option) from None
-    if not isinstance(value, dict):
-        raise click.BadParameter("must be a JSON object", param_hint=option)
-    return value
