@@ -58,7 +58,7 @@ def play(
     bot_rng = Rng(f"bot:{seed}")
     for turn in range(max_commands):
         state = referee.state(game_id)
-        if game.is_over(state):
+        if game.is_closed(state):
             return game_id
         actor, command = choose(state, bot_rng, turn)
         now = command.pop("now", None)

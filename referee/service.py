@@ -332,7 +332,7 @@ def due_row(state: game.State) -> dict[str, Any] | None:
     rounds = state.get("rounds")
     if rounds is None:
         return None
-    current = rounds["current"] if not game.is_over(state) else None
+    current = rounds["current"] if not game.is_closed(state) else None
     if current is None:
         return {"round": None, "deadline": None, "ready": False, "paused": False}
     return {

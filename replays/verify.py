@@ -1,9 +1,16 @@
-"""Verify a game log: chain, seq continuity, seed, re-derivation of every event, outcome.
+"""Verify a game log: chain, seed, sealed orders, then re-derivation by the rules.
 
-With the seed revealed, every event is re-derived: the setup from GameCreated and
-the seed, every later batch by running the command it records through the current
-rules with the same seed. Any difference (a payload, a random outcome, a salt, a
-state hash) names the first seq where the log and the rules part ways.
+1. chain: fields, seq continuity, one game id, prev_hash links, hashes, time order;
+2. seed: the revealed seed matches the commitment published at seq 1;
+3. seals: every sealed order against its commitment and its reveal, every salt
+   against the seed (replays/seals.py);
+4. rules: with the seed revealed, every event is re-derived: the setup from
+   GameCreated and the seed, every later batch by running the command it records
+   through the rules with the same seed. Any difference (a payload, a random outcome,
+   a salt, a state hash) names the first seq where the log and the rules part ways.
+
+A log recorded under a ruleset version this referee does not have passes or fails
+steps 1-3 and is reported `partial`: its rules were not re-run.
 """
 
 from dataclasses import dataclass, field
@@ -11,37 +18,42 @@ from pathlib import Path
 from typing import Any
 
 from referee import games  # noqa: F401  (registers the rulesets)
-from referee.engine import game, registry
+from referee.engine import disputes, game, registry
 from referee.engine.canonical import canonical, digest
 from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
 from referee.engine.rng import commitment
 
 from .log import Event, LogLineError, parse
+from .problems import Invalid
+from .seals import check_seals
 
 DERIVED = ("seq", "type", "actor", "visibility", "payload", "command", "salt", "state_hash")
-
-
-class Invalid(Exception):
-    """The first problem found: the seq it is at and why."""
-
-    def __init__(self, seq: int, reason: str) -> None:
-        super().__init__(f"seq {seq}: {reason}")
-        self.seq, self.reason = seq, reason
+VALID, INVALID, PARTIAL = "valid", "invalid", "partial"
+END_EVENTS = ("GameEnded", "GameAbandoned")
 
 
 @dataclass
 class Report:
-    """What verification found for one log."""
+    """What verification found for one log: `valid`, `invalid` (at `seq`, with `code`
+    and `reason`) or `partial` (steps 1-3 passed; the rules could not be re-run)."""
 
-    valid: bool
+    status: str = VALID
     events: int = 0
     game_id: str | None = None
     ruleset: str | None = None
+    ruleset_version: str | None = None
     seq: int | None = None
+    code: str | None = None
     reason: str | None = None
     outcome: Any = None
+    checks: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        """Every check ran and passed."""
+        return self.status == VALID
 
 
 def verify_file(path: str | Path) -> Report:
@@ -54,80 +66,125 @@ def verify_bytes(data: bytes) -> Report:
     try:
         return verify_events(parse(data))
     except LogLineError as exc:
-        return Report(valid=False, seq=exc.seq, reason=exc.reason)
+        return Report(status=INVALID, seq=exc.seq, code="log/unreadable", reason=exc.reason)
 
 
 def verify_events(events: list[Event]) -> Report:
-    """Verify parsed events; the report names the first bad seq and why."""
-    report = Report(valid=True, events=len(events))
+    """Verify parsed events; the report names the first bad seq, its code and why."""
+    report = Report(events=len(events))
     try:
         check_chain(events)
+        report.checks["chain"] = f"{len(events)} events linked"
         report.game_id = events[0]["game_id"]
-        state = replay(events, report)
-        report.ruleset, report.outcome = state["ruleset"], state["outcome"]
+        created = _created(events[0], report)
+        seed = _revealed_seed(events, created, report)
+        report.checks["seals"] = f"{check_seals(events, seed)} sealed orders checked"
+        _check_rules(events, created, seed, report)
     except Invalid as bad:
-        report.valid, report.seq, report.reason = False, bad.seq, bad.reason
+        report.status, report.seq, report.code, report.reason = (
+            INVALID,
+            bad.seq,
+            bad.code,
+            bad.reason,
+        )
     return report
+
+
+def _check_rules(
+    events: list[Event], created: dict[str, Any], seed: str | None, report: Report
+) -> None:
+    """Re-derive the log (or fold it, before the seed is out) under the rules it names;
+    a version this referee does not have makes the report partial."""
+    rules = registry.get(created["ruleset"])
+    if report.ruleset_version != rules.VERSION:
+        report.status = PARTIAL
+        report.checks["rules"] = (
+            f"recorded under {rules.NAME} {report.ruleset_version}; this referee has "
+            f"{rules.VERSION}: not re-derived"
+        )
+        report.outcome = _recorded_outcome(events)
+        return
+    if seed is None:
+        report.notes.append("seed not revealed yet: random outcomes not re-derived")
+        state = _fold_checked(events)
+        report.checks["rules"] = "folded; state hashes match"
+    else:
+        state = _rederive(events, created, seed)
+        report.checks["rules"] = f"every event re-derived under {rules.NAME} {rules.VERSION}"
+    report.outcome = state["outcome"]
+
+
+def _recorded_outcome(events: list[Event]) -> Any:
+    ended = [e for e in events if e["type"] == "GameEnded"]
+    return ended[-1]["payload"].get("outcome") if ended else None
 
 
 def check_chain(events: list[Event]) -> None:
     """Fields, seq continuity, one game id, prev_hash links, each hash, time order."""
     if not events:
-        raise Invalid(1, "the log is empty")
+        raise Invalid(1, "log/empty", "the log is empty")
     prev, stamp = GENESIS, ""
     for number, event in enumerate(events, start=1):
-        if sorted(event) != sorted(FIELDS):
-            raise Invalid(number, f"fields are {sorted(event)}, expected {sorted(FIELDS)}")
-        if event["seq"] != number:
-            raise Invalid(number, f"seq {event['seq']!r} found where {number} belongs")
-        if event["game_id"] != events[0]["game_id"]:
-            raise Invalid(number, "game_id differs from the first event's")
-        if event["prev_hash"] != prev:
-            raise Invalid(number, "prev_hash does not match the previous event's hash")
-        if event_hash(event) != event["hash"]:
-            raise Invalid(number, "hash does not match the event's content")
-        if not isinstance(event["recorded_at"], str) or event["recorded_at"] < stamp:
-            raise Invalid(number, "recorded_at is earlier than the previous event's")
+        _check_link(event, number, events[0], prev, stamp)
         prev, stamp = event["hash"], event["recorded_at"]
 
 
-def replay(events: list[Event], report: Report) -> game.State:
-    """Re-derive the log from its seed if revealed, else fold it and check state hashes."""
-    created = _created(events[0])
-    seed = _revealed_seed(events, created)
-    if seed is None:
-        report.notes.append("seed not revealed yet: random outcomes not re-derived")
-        return _fold_checked(events)
-    return _rederive(events, created, seed)
+def _check_link(event: Event, number: int, first: Event, prev: str, stamp: str) -> None:
+    if sorted(event) != sorted(FIELDS):
+        raise Invalid(
+            number, "chain/fields", f"fields are {sorted(event)}, expected {sorted(FIELDS)}"
+        )
+    if event["seq"] != number:
+        raise Invalid(number, "chain/seq", f"seq {event['seq']!r} found where {number} belongs")
+    if event["game_id"] != first["game_id"]:
+        raise Invalid(number, "chain/game_id", "game_id differs from the first event's")
+    if event["prev_hash"] != prev:
+        raise Invalid(
+            number, "chain/prev_hash", "prev_hash does not match the previous event's hash"
+        )
+    if event_hash(event) != event["hash"]:
+        raise Invalid(number, "chain/hash", "hash does not match the event's content")
+    if not isinstance(event["recorded_at"], str) or event["recorded_at"] < stamp:
+        raise Invalid(number, "chain/time", "recorded_at is earlier than the previous event's")
 
 
-def _created(first: Event) -> dict[str, Any]:
-    if first["type"] != "GameCreated":
-        raise Invalid(1, "the first event is not GameCreated")
+def _created(first: Event, report: Report) -> dict[str, Any]:
+    if first["type"] != "GameCreated" or not isinstance(first["payload"], dict):
+        raise Invalid(1, "rules/created", "the first event is not GameCreated")
     payload = first["payload"]
     try:
         rules = registry.get(payload["ruleset"])
     except (RefereeError, KeyError, TypeError):
-        raise Invalid(1, f"unknown ruleset {payload.get('ruleset')!r}") from None
-    if payload.get("ruleset_version") != rules.VERSION:
-        raise Invalid(
-            1,
-            f"recorded under {rules.NAME} {payload.get('ruleset_version')}; "
-            f"this referee has {rules.VERSION}",
-        )
+        raise Invalid(1, "rules/unknown", f"unknown ruleset {payload.get('ruleset')!r}") from None
+    report.ruleset, report.ruleset_version = rules.NAME, payload.get("ruleset_version")
     return payload
 
 
-def _revealed_seed(events: list[Event], created: dict[str, Any]) -> str | None:
-    for event in events:
-        if event["type"] == "SeedRevealed":
-            seed = event["payload"].get("seed")
-            if not isinstance(seed, str) or commitment(seed) != created["seed_commitment"]:
-                raise Invalid(event["seq"], "the revealed seed does not match its commitment")
-            if event is not events[-1]:
-                raise Invalid(event["seq"] + 1, "events follow SeedRevealed")
-            return seed
-    return None
+def _revealed_seed(events: list[Event], created: dict[str, Any], report: Report) -> str | None:
+    """The revealed seed, checked against its commitment; only disputes may follow it,
+    and a game that ended must reveal it."""
+    revealed = [e for e in events if e["type"] == "SeedRevealed"]
+    if not revealed:
+        ended = [e for e in events if e["type"] in END_EVENTS]
+        if ended and ended[-1] is events[-1]:
+            raise Invalid(
+                len(events) + 1, "seed/missing", f"{ended[-1]['type']} but no SeedRevealed"
+            )
+        report.checks["seed"] = "not revealed yet"
+        return None
+    event = revealed[0]
+    seed = event["payload"].get("seed") if isinstance(event["payload"], dict) else None
+    if not isinstance(seed, str) or commitment(seed) != created.get("seed_commitment"):
+        raise Invalid(
+            event["seq"],
+            "seed/commitment",
+            "the revealed seed does not match the commitment published at seq 1",
+        )
+    after = [e for e in events[event["seq"] :] if e["type"] not in disputes.EVENTS]
+    if after:
+        raise Invalid(after[0]["seq"], "seed/not_last", f"{after[0]['type']} follows SeedRevealed")
+    report.checks["seed"] = "matches the commitment published at seq 1"
+    return seed
 
 
 def _fold_checked(events: list[Event]) -> game.State:
@@ -135,7 +192,9 @@ def _fold_checked(events: list[Event]) -> game.State:
     for event in events:
         state = _apply(state, event)
         if digest(state) != event["state_hash"]:
-            raise Invalid(event["seq"], "state_hash differs from the state the fold gives")
+            raise Invalid(
+                event["seq"], "rules/state_hash", "state_hash differs from the state the fold gives"
+            )
     assert state is not None
     return state
 
@@ -144,7 +203,7 @@ def _apply(state: game.State | None, event: Event) -> game.State:
     try:
         return game.apply(state, event)
     except Exception as exc:  # a tampered payload may not fit the rules at all
-        raise Invalid(event["seq"], f"event cannot be applied: {exc!r}") from None
+        raise Invalid(event["seq"], "rules/apply", f"event cannot be applied: {exc!r}") from None
 
 
 def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.State:
@@ -157,7 +216,9 @@ def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.S
             now=created.get("created_at"),
         )
     except RefereeError as exc:
-        raise Invalid(1, f"GameCreated is refused by the rules: {exc.message}") from None
+        raise Invalid(
+            1, "rules/refused", f"GameCreated is refused by the rules: {exc.message}"
+        ) from None
     _compare(opening, events, 0)
     state = game.fold(opening)
     at = len(opening)
@@ -170,23 +231,35 @@ def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.S
 
 def _rerun(state: game.State, event: Event, seed: str) -> tuple[list[dict[str, Any]], game.State]:
     if event["command"] is None:
-        raise Invalid(event["seq"], f"{event['type']} was not caused by any recorded command")
+        raise Invalid(
+            event["seq"],
+            "rules/uncaused",
+            f"{event['type']} was not caused by any recorded command",
+        )
     try:
         return game.step(state, event["actor"], event["command"], seed)
     except RefereeError as exc:
         raise Invalid(
-            event["seq"], f"the rules refuse the recorded command: {exc.message}"
+            event["seq"], "rules/refused", f"the rules refuse the recorded command: {exc.message}"
         ) from None
     except Exception as exc:
-        raise Invalid(event["seq"], f"the recorded command cannot be run: {exc!r}") from None
+        raise Invalid(
+            event["seq"], "rules/refused", f"the recorded command cannot be run: {exc!r}"
+        ) from None
 
 
 def _compare(derived: list[dict[str, Any]], events: list[Event], at: int) -> None:
     for offset, record in enumerate(derived):
         if at + offset >= len(events):
-            raise Invalid(record["seq"], f"the log ends where {record['type']} should follow")
+            raise Invalid(
+                record["seq"],
+                "rules/truncated",
+                f"the log ends where {record['type']} should follow",
+            )
         logged = events[at + offset]
         # compared as canonical bytes: 1 and 1.0, or 1 and true, are different entries
         if canonical([logged[k] for k in DERIVED]) != canonical([record[k] for k in DERIVED]):
             key = next(k for k in DERIVED if canonical(logged[k]) != canonical(record[k]))
-            raise Invalid(logged["seq"], f"{key} differs from what the seed and rules give")
+            raise Invalid(
+                logged["seq"], "rules/derived", f"{key} differs from what the seed and rules give"
+            )

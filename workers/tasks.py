@@ -36,10 +36,15 @@ def verify_logs(logs: list[str]) -> list[dict]:
 def report_of(report: Report) -> dict:
     """A verification report as plain JSON."""
     return {
+        "status": report.status,
         "valid": report.valid,
         "events": report.events,
+        "game_id": report.game_id,
         "ruleset": report.ruleset,
+        "ruleset_version": report.ruleset_version,
         "seq": report.seq,
+        "code": report.code,
         "reason": report.reason,
+        "checks": report.checks,
         "notes": report.notes,
     }

@@ -9,9 +9,6 @@ from pathlib import Path
 import click
 from rich.progress import track
 
-from ..engine import game
-from ..engine.events import MODERATOR
-
 
 @click.group()
 def replay() -> None:
@@ -32,30 +29,55 @@ def replay() -> None:
     default=None,
     help="The broker for --workers [an embedded Redis]; workers elsewhere on it help too.",
 )
-def replay_verify(paths, workers, redis_url) -> None:
-    """Verify logs (files, or directories of *.jsonl): chain, seqs, state hashes, seed,
-    every random outcome and sealed order re-derived, the outcome."""
+@click.option("--checks", is_flag=True, help="Also print what each check found, per log.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON report per log instead.")
+def replay_verify(paths, workers, redis_url, checks, as_json) -> None:
+    """Verify logs (files, or directories of *.jsonl): the hash chain, the seed against
+    its commitment, every sealed order against its commitment and reveal, then every
+    event re-derived from the seed and the rules the log was recorded under.
+
+    Exit status: 0 all valid; 1 any invalid; 2 none invalid but some partial (recorded
+    under a ruleset version this referee does not have: chain, seed and seals checked,
+    the rules not re-run)."""
     files = log_files(paths)
-    whole_dirs = any(Path(p).is_dir() for p in paths)
-    tally: dict[str, list[int]] = {}
-    bad = 0
+    whole_dirs = any(Path(p).is_dir() for p in paths) and not as_json
+    tally: dict[str, dict[str, int]] = {}
     reports = _verify_on_workers(files, workers, redis_url) if workers else _verify_here(files)
     for path, report in track(
         reports, total=len(files), description="verifying", transient=True, disable=not whole_dirs
     ):
-        counts = tally.setdefault(report["ruleset"] or "?", [0, 0, 0])
-        counts[0 if report["valid"] else 1] += 1
-        counts[2] += report["events"]
-        if not report["valid"]:
-            bad += 1
-            click.echo(f"INVALID {path}: seq {report['seq']}: {report['reason']}")
-        elif not whole_dirs:
-            note = f" ({'; '.join(report['notes'])})" if report["notes"] else ""
-            click.echo(f"ok      {path}: {report['events']} events{note}")
+        counts = tally.setdefault(
+            report["ruleset"] or "?", dict.fromkeys(STATUSES + ("events",), 0)
+        )
+        counts[report["status"]] += 1
+        counts["events"] += report["events"]
+        if as_json:
+            click.echo(json.dumps({"path": str(path), **report}, sort_keys=True))
+        else:
+            _print_report(path, report, quiet=whole_dirs and not checks, checks=checks)
+    totals = {status: sum(c[status] for c in tally.values()) for status in STATUSES}
     if whole_dirs:
         _print_tally(tally)
-    click.echo(f"{len(files) - bad} valid, {bad} invalid")
-    sys.exit(1 if bad else 0)
+    if not as_json:
+        click.echo(", ".join(f"{totals[s]} {s}" for s in STATUSES))
+    sys.exit(1 if totals["invalid"] else 2 if totals["partial"] else 0)
+
+
+STATUSES = ("valid", "partial", "invalid")
+
+
+def _print_report(path: Path, report: dict, *, quiet: bool, checks: bool) -> None:
+    """One log's verdict: INVALID and PARTIAL always, ok unless quiet."""
+    if report["status"] == "invalid":
+        click.echo(f"INVALID {path}: seq {report['seq']} [{report['code']}]: {report['reason']}")
+    elif report["status"] == "partial":
+        click.echo(f"PARTIAL {path}: {report['checks'].get('rules')}")
+    elif not quiet:
+        note = f" ({'; '.join(report['notes'])})" if report["notes"] else ""
+        click.echo(f"ok      {path}: {report['events']} events{note}")
+    if checks:
+        for name, found in report["checks"].items():
+            click.echo(f"        {name}: {found}")
 
 
 def _verify_here(files: list[Path]) -> Iterator[tuple[Path, dict]]:
@@ -109,15 +131,15 @@ def log_files(paths: tuple[str, ...]) -> list[Path]:
     return found
 
 
-def _print_tally(tally: dict[str, list[int]]) -> None:
+def _print_tally(tally: dict[str, dict[str, int]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title="replay verify")
-    for column in ("ruleset", "valid", "invalid", "events"):
+    for column in ("ruleset", *STATUSES, "events"):
         table.add_column(column, justify="left" if column == "ruleset" else "right")
-    for ruleset, (valid, invalid, events) in sorted(tally.items()):
-        table.add_row(ruleset, str(valid), str(invalid), f"{events:,}")
+    for ruleset, counts in sorted(tally.items()):
+        table.add_row(ruleset, *(str(counts[s]) for s in STATUSES), f"{counts['events']:,}")
     Console().print(table)
 
 
@@ -131,26 +153,23 @@ def _print_tally(tally: dict[str, list[int]]) -> None:
     default=None,
     help="Instead of --at: just after this round's resolution (games in rounds).",
 )
-@click.option("--seat", type=int, default=None, help="Show this seat's view [the full state].")
-def replay_show(file, at, round_number, seat) -> None:
-    """The state (or a seat's view) after event AT, or after round ROUND was resolved."""
-    from replays.log import LogLineError, read
+@click.option("--seat", type=int, default=None, help="This seat's view [the moderator's].")
+@click.option("--spectator", is_flag=True, help="Instead of --seat: a spectator's view.")
+def replay_show(file, at, round_number, seat, spectator) -> None:
+    """The view after event AT, or after round ROUND was resolved, exactly as
+    GET /games/{id} gave it then to the seat, the spectator or the moderator."""
+    from ..service import presented
+    from .step import check_seat, chosen_viewer, read_log
 
-    try:
-        events = read(file)
-    except LogLineError as exc:
-        raise click.ClickException(exc.reason) from None
+    viewer = chosen_viewer(seat, spectator)
+    replay = read_log(file)
     if at is not None and round_number is not None:
         raise click.ClickException("give --at or --round, not both")
     if round_number is not None:
-        at = resolved_at(events, round_number)
-    at = at or len(events)
-    if at > len(events):
-        raise click.ClickException(f"the log has {len(events)} events, no seq {at}")
-    state = game.fold(events[:at])
-    if seat is not None and seat not in range(len(state["players"])):
-        raise click.ClickException(f"no seat {seat}: seats are 0-{len(state['players']) - 1}")
-    shown = game.view(state, MODERATOR if seat is None else seat)
+        at = resolved_at(replay.events, round_number)
+    at = replay.checked(at or len(replay.events))
+    check_seat(replay, viewer)
+    shown = presented(replay.game_id, replay.state_at(at), viewer)
     click.echo(json.dumps(shown, indent=2, sort_keys=True))
 
 
@@ -167,3 +186,8 @@ def resolved_at(events: list[dict], round_number: int) -> int:
     while end < len(events) and events[end]["command"] is None:
         end += 1
     return events[end - 1]["seq"]
+
+
+from .step import step  # noqa: E402  (beside its registration)
+
+replay.add_command(step)

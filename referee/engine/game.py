@@ -10,7 +10,7 @@ import copy
 from types import ModuleType
 from typing import Any
 
-from . import moderator, registry, rounds
+from . import disputes, moderator, registry, rounds
 from .canonical import digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, may_see
@@ -49,7 +49,7 @@ def resolve_options(rules: ModuleType, options: dict[str, Any] | None) -> dict[s
 
 def command_shapes(rules: ModuleType) -> tuple[dict[str, Any], dict[str, Any]]:
     """The seats' and the moderator's command shapes in a ruleset's games."""
-    seats, moderating = dict(rules.COMMANDS), dict(MODERATOR_COMMANDS)
+    seats, moderating = dict(rules.COMMANDS), {**MODERATOR_COMMANDS, **disputes.MODERATOR_COMMANDS}
     if rounds.has_rounds(rules):
         seats.update(rounds.SEAT_COMMANDS)
         moderating.update(rounds.MODERATOR_COMMANDS)
@@ -110,6 +110,8 @@ def step(
     state: State, actor: Actor, command: dict[str, Any], seed: str
 ) -> tuple[list[Record], State]:
     """The records one command adds and the state after them."""
+    if disputes.is_dispute_command(command):
+        return _step_dispute(state, actor, command, seed)
     # game over: nothing more is accepted
     if state["status"] != ACTIVE:
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
@@ -117,6 +119,15 @@ def step(
     records, after = _append([], state, events, actor, command, seed)
     closing, after = _closing_records(after, seed)
     return records + closing, after
+
+
+def _step_dispute(
+    state: State, actor: Actor, command: dict[str, Any], seed: str
+) -> tuple[list[Record], State]:
+    """A dispute command, taken in any status but forked; it never ends a game."""
+    shapes = {**disputes.MODERATOR_COMMANDS, **disputes.REFEREE_COMMANDS}
+    check_fields({k: v for k, v in command.items() if k not in disputes.STAMPED}, shapes)
+    return _append([], state, disputes.decide(state, actor, command), actor, command, seed)
 
 
 def _decide(state: State, actor: Actor, command: dict[str, Any], rng: Rng) -> list[Event]:
@@ -255,6 +266,8 @@ def apply(state: State | None, record: Record) -> State:
         state["seed"] = record["payload"]["seed"]
     elif kind in MODERATOR_EVENTS:
         moderator.apply(state, kind, record["payload"])
+    elif kind in disputes.EVENTS or kind == "GameForked":
+        disputes.apply(state, kind, record["payload"], record["seq"])
     elif kind in rounds.EVENTS:
         seats = len(state["players"])
         state["rounds"] = rounds.apply(
@@ -295,14 +308,20 @@ def fold(records: list[Record], state: State | None = None) -> State:
 
 
 def is_over(state: State) -> bool:
-    """Whether play has stopped (finished or abandoned): then everything is public."""
+    """Whether the game has ended (finished or abandoned): then everything is public."""
+    return state["status"] in (FINISHED, ABANDONED)
+
+
+def is_closed(state: State) -> bool:
+    """Whether play has stopped: ended, or closed by an amended ruling (its secrets stay
+    sealed, since play goes on in the fork under the same seed)."""
     return state["status"] != ACTIVE
 
 
 def view(state: State, viewer: Actor | None) -> dict[str, Any]:
     """What a viewer (seat, moderator, or None for a spectator) may know of a game."""
     rules = rules_of(state)
-    over = is_over(state)
+    over, closed = is_over(state), is_closed(state)
     seen_as = MODERATOR if over else viewer
     shown = {
         "ruleset": state["ruleset"],
@@ -311,15 +330,18 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
         "options": state["options"],
         "status": state["status"],
         "version": state["seq"],
-        "to_move": [] if over else to_move(state),
+        "to_move": [] if closed else to_move(state),
         "state": rules.view(state["rules"], seen_as),
-        "legal": [] if over else legal(state, viewer),
+        "legal": [] if closed else legal(state, viewer),
         "outcome": state["outcome"],
         "seed_commitment": state["seed_commitment"],
         "seed": state["seed"],
     }
     if "rounds" in state:
         shown["round"] = round_view(state, seen_as)
+    for link in ("forked_from", "forked_to"):
+        if link in state:
+            shown[link] = state[link]
     # a copy: views leave the core, states are held and shared
     return copy.deepcopy(shown)
 

@@ -161,7 +161,7 @@ def test_the_readme_curl_session_plays_a_whole_game(served, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "outcome: {" in done.stdout and '"winners"' in done.stdout
-    assert "1 valid, 0 invalid" in done.stdout
+    assert "1 valid, 0 partial, 0 invalid" in done.stdout
     (log,) = (tmp_path / "var").glob("*.jsonl")
     assert verify_bytes(log.read_bytes()).valid
 
@@ -183,7 +183,7 @@ def test_the_readme_blackout_middle_session_runs_rounds_through_the_worker(serve
     # a slow machine may let a deadline pass mid-round: that seat is refused, the rest go on
     assert done.stdout.count("Ann's receipt") >= 9
     assert "--- round 3, for the forum ---\n## " in done.stdout
-    assert "1 valid, 0 invalid" in done.stdout
+    assert "1 valid, 0 partial, 0 invalid" in done.stdout
     (log,) = (tmp_path / "var").glob("*.jsonl")
     events = [json.loads(line) for line in log.read_bytes().splitlines()]
     closed = [e["payload"] for e in events if e["type"] == "RoundClosed"]

@@ -35,7 +35,7 @@ def test_bot_play_is_byte_identical_for_the_same_seed(logs, tmp_path):
 def test_verify_accepts_untouched_logs(logs):
     result = CliRunner().invoke(main, ["replay", "verify", *map(str, logs)])
     assert result.exit_code == 0
-    assert "3 valid, 0 invalid" in result.output
+    assert "3 valid, 0 partial, 0 invalid" in result.output
 
 
 def test_verify_names_the_seq_of_a_flipped_byte(logs, tmp_path):
@@ -45,8 +45,8 @@ def test_verify_names_the_seq_of_a_flipped_byte(logs, tmp_path):
     damaged.write_bytes(b"\n".join(lines))
     result = CliRunner().invoke(main, ["replay", "verify", str(logs[0]), str(damaged)])
     assert result.exit_code == 1
-    assert "INVALID" in result.output and "seq 42:" in result.output
-    assert "1 valid, 1 invalid" in result.output
+    assert "INVALID" in result.output and "seq 42 [" in result.output
+    assert "1 valid, 0 partial, 1 invalid" in result.output
 
 
 def test_show_gives_a_seats_view_at_a_seq(logs):
@@ -99,8 +99,8 @@ def test_replay_verify_takes_a_directory_and_tallies_it_by_ruleset(tmp_path):
     damaged.write_bytes(b"".join(lines))
     done = CliRunner().invoke(main, ["replay", "verify", str(logs)])
     assert done.exit_code == 1
-    assert f"INVALID {damaged}: seq 41" in done.output
-    assert "5 valid, 1 invalid" in done.output
+    assert f"INVALID {damaged}: seq 41 [" in done.output
+    assert "5 valid, 0 partial, 1 invalid" in done.output
     assert "blackout-middle" in done.output and "galloping-horse" in done.output
     assert "ok      " not in done.output  # a directory's valid logs are tallied, not listed
 

@@ -159,7 +159,7 @@ def test_bot_games_resolved_by_workers_verify(client, app, db, broker, tmp_path)
         timeout=600,
     )
     assert verify.returncode == 0, verify.stdout[-2000:]
-    assert f"{len(games)} valid, 0 invalid" in verify.stdout
+    assert f"{len(games)} valid, 0 partial, 0 invalid" in verify.stdout
     assert all(referee.state(game_id)["status"] == "finished" for game_id in games)
 
 

@@ -87,6 +87,6 @@ def test_replay_verify_fans_a_directory_out_to_workers(tmp_path):
         cwd=tmp_path,
     )
     assert done.returncode == 1, done.stdout + done.stderr
-    assert f"{len(corpus) - 2} valid, 2 invalid" in done.stdout
-    assert f"INVALID {damaged}: seq 1" in done.stdout
-    assert f"INVALID {text_damaged}: seq 9" in done.stdout
+    assert f"{len(corpus) - 2} valid, 0 partial, 2 invalid" in done.stdout
+    assert f"INVALID {damaged}: seq 1 [" in done.stdout
+    assert f"INVALID {text_damaged}: seq 9 [" in done.stdout

@@ -119,11 +119,25 @@ def test_an_unfinished_log_checks_state_hashes(finished):
     assert "state_hash" in report.reason
 
 
-def test_a_version_the_code_does_not_have_is_named(finished):
+def test_a_version_the_code_does_not_have_is_partial_with_chain_and_seed_checked(finished):
     events = copy.deepcopy(finished)
     events[0]["payload"]["ruleset_version"] = "0.0.1"
     report = verify_events(rechain(events))
-    assert (report.valid, report.seq) == (False, 1) and "0.0.1" in report.reason
+    assert (report.status, report.seq) == ("partial", None)
+    assert "0.0.1" in report.checks["rules"] and "not re-derived" in report.checks["rules"]
+    assert report.checks["seed"].startswith("matches")
+    assert report.outcome == finished[-2]["payload"]["outcome"]
+
+
+def test_a_version_the_code_does_not_have_still_fails_its_chain_and_seed(finished):
+    events = copy.deepcopy(finished)
+    events[0]["payload"]["ruleset_version"] = "0.0.1"
+    broken = rechain(events)
+    broken[40]["payload"]["to"] = 99
+    assert (verify_events(broken).seq, verify_events(broken).code) == (41, "chain/hash")
+    events[-1]["payload"]["seed"] = "not the seed"
+    report = verify_events(rechain(events))
+    assert (report.seq, report.code) == (len(events), "seed/commitment")
 
 
 def test_a_line_that_is_not_json():
