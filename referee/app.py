@@ -21,6 +21,7 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_SWAGGER_UI_PATH": "docs",
     "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
     "MAX_CONTENT_LENGTH": 1 << 20,
+    "IMPORT_MAX_BYTES": 64 << 20,  # a log of some 100,000 events
 }
 
 

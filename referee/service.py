@@ -5,16 +5,18 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from . import (
+    disputes,
     games,  # noqa: F401  (registers the rulesets)
     summary,
 )
 from .engine import game
 from .engine.canonical import digest
+from .engine.disputes import is_dispute_command
 from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
 from .engine.events import MODERATOR, REFEREE
 from .store import EventStore, IdempotentReplay
@@ -121,7 +123,7 @@ class Referee:
         state = game.fold(records)
         due = due_row(state)
         self.store.create_game(game_id, ruleset, seed, records, tokens, due=due)
-        self._schedule(game_id, records, due)
+        self.schedule(game_id, records, due)
         return {
             "game_id": game_id,
             "moderator_token": tokens[MODERATOR],
@@ -141,9 +143,18 @@ class Referee:
         found = self.store.role(token)
         if found is None:
             raise Unauthorized("auth/invalid_token", "the token is not valid", {})
-        if found[0] != game_id:
+        if found[0] != game_id and game_id not in self.originals(found[0]):
             raise Forbidden("auth/wrong_game", "the token belongs to another game", {})
         return viewer_of(found[1])
+
+    def originals(self, game_id: str) -> list[str]:
+        """The games a fork continues, nearest first (a token of a fork reads them too)."""
+        found: list[str] = []
+        original = self.store.forked_from(game_id)
+        while original is not None and original not in found:
+            found.append(original)
+            original = self.store.forked_from(original)
+        return found
 
     def state(self, game_id: str) -> game.State:
         """The current state: the newest state held (in memory, else a trusted snapshot)
@@ -213,10 +224,13 @@ class Referee:
                     f"the game is at version {state['seq']}, not {run.expected}",
                     {"expected_version": run.expected, "version": state["seq"]},
                 )
-            command = game.stamp(state, run.command, now)
+            prepared = self._prepared(run, state, seed, now)
+            command = prepared.command
             records, after = game.step(state, run.viewer, command, seed)
             due = due_row(after)
-            respond = _responder(run.viewer, game.is_over(after), game.warnings(state, records))
+            respond = _responder(
+                run.viewer, game.is_over(after), game.warnings(state, records), prepared.report
+            )
             idem = (role_name(run.viewer), run.key, run.request, respond) if run.key else None
             tokens = _new_tokens(run.viewer, command)
             try:
@@ -227,6 +241,7 @@ class Referee:
                     idempotency=idem,
                     tokens=tokens,
                     due=due,
+                    fork=prepared.fork,
                 )
             except Conflict:
                 if run.expected is not None or attempt == RETRIES - 1:
@@ -234,12 +249,32 @@ class Referee:
                 continue
             self.latest.put(run.game_id, after)
             self._maybe_snapshot(run.game_id, state["seq"], after)
-            self._schedule(run.game_id, records, due)
+            self.schedule(run.game_id, records, due)
+            self._forked(prepared)
             status, body = respond(events)
             if tokens:  # shown once, here: a resend under the same key does not repeat it
                 body = {**body, "token": next(iter(tokens.values()))}
             return status, body
         raise AssertionError("unreachable")
+
+    def _prepared(self, run: "Run", state: game.State, seed: str, now: int) -> disputes.Prepared:
+        """The command stamped with the referee's time; a dispute's with its fork."""
+        command = game.stamp(state, run.command, now)
+        if run.viewer != MODERATOR or not is_dispute_command(command):
+            return disputes.Prepared(command)
+        events = self.store.events(run.game_id)[: state["seq"]]
+        new_id = secrets.token_hex(8)
+        prepared = disputes.prepare(run.game_id, events, state, command, seed, new_game_id=new_id)
+        if prepared.fork is not None and prepared.fork_state is not None:
+            prepared.fork = replace(prepared.fork, due=due_row(prepared.fork_state))
+        return prepared
+
+    def _forked(self, prepared: disputes.Prepared) -> None:
+        """A fork just stored: hold its state and schedule its open round."""
+        if prepared.fork is None or prepared.fork_state is None:
+            return
+        self.latest.put(prepared.fork.game_id, prepared.fork_state)
+        self.schedule(prepared.fork.game_id, prepared.fork.records, prepared.fork.due)
 
     def resolve_round(self, game_id: str, round_number: int, *, now: int | None = None) -> str:
         """Resolve a round if it is still open and due: `resolved`, or why not
@@ -264,7 +299,7 @@ class Referee:
         """Open rounds that are closed or past their deadline and not paused."""
         return self.store.due_rounds(now if now is not None else self.clock())
 
-    def _schedule(
+    def schedule(
         self, game_id: str, records: list[dict[str, Any]], row: dict[str, Any] | None
     ) -> None:
         """Ask the scheduler to resolve the open round at its deadline, or now if closed."""
@@ -350,10 +385,17 @@ def _new_tokens(viewer: Viewer, command: dict[str, Any]) -> dict[str, str]:
     return {}
 
 
-def _responder(viewer: Viewer, over: bool, warnings: list[dict[str, Any]]):
+def _responder(
+    viewer: Viewer,
+    over: bool,
+    warnings: list[dict[str, Any]],
+    report: dict[str, Any] | None = None,
+):
     def respond(events: list[dict[str, Any]]) -> tuple[int, dict[str, Any]]:
         shown = [game.redact(e, viewer, over) for e in events]
         body: dict[str, Any] = {"events": shown, "version": events[-1]["seq"]}
+        if report is not None:  # a dispute's fork and its consequences
+            body["dispute"] = report
         committed = [e for e in events if e["type"] == "OrdersCommitted"]
         if committed:
             body["receipt"] = receipt(committed[0])

@@ -69,15 +69,17 @@ def verify_bytes(data: bytes) -> Report:
         return Report(status=INVALID, seq=exc.seq, code="log/unreadable", reason=exc.reason)
 
 
-def verify_events(events: list[Event]) -> Report:
-    """Verify parsed events; the report names the first bad seq, its code and why."""
+def verify_events(events: list[Event], *, seed: str | None = None) -> Report:
+    """Verify parsed events; the report names the first bad seq, its code and why. A
+    `seed` given for a log that does not reveal it (checked against the commitment)
+    re-derives it all the same."""
     report = Report(events=len(events))
     try:
         check_chain(events)
         report.checks["chain"] = f"{len(events)} events linked"
         report.game_id = events[0]["game_id"]
         created = _created(events[0], report)
-        seed = _revealed_seed(events, created, report)
+        seed = _revealed_seed(events, created, report) or _given_seed(seed, created, report)
         report.checks["seals"] = f"{check_seals(events, seed)} sealed orders checked"
         _check_rules(events, created, seed, report)
     except Invalid as bad:
@@ -88,6 +90,15 @@ def verify_events(events: list[Event]) -> Report:
             bad.reason,
         )
     return report
+
+
+def _given_seed(seed: str | None, created: dict[str, Any], report: Report) -> str | None:
+    if seed is None:
+        return None
+    if commitment(seed) != created.get("seed_commitment"):
+        raise Invalid(1, "seed/commitment", "the seed given does not match its commitment")
+    report.checks["seed"] = "given; matches the commitment published at seq 1"
+    return seed
 
 
 def _check_rules(

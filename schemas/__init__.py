@@ -138,6 +138,12 @@ class GameViewSchema(Schema):
     round = fields.Dict(
         metadata={"description": "games in rounds: the open round, its deadline, who has sent"}
     )
+    forked_from = fields.Dict(
+        metadata={"description": "a fork: {from_game, at, at_hash, dispute} of its original"}
+    )
+    forked_to = fields.String(
+        metadata={"description": "a game closed by an amended ruling: the fork that goes on"}
+    )
 
 
 class RulesetSchema(Schema):
@@ -165,3 +171,55 @@ class ErrorResponseSchema(Schema):
     """Every error: {"error": {"code", "message", "details"}}."""
 
     error = fields.Nested(ErrorBodySchema)
+
+
+class DisputeCreateSchema(Schema):
+    """POST /games/{id}/disputes: the claim, and the amendment whose fork settles it."""
+
+    claim = fields.String(required=True, validate=validate.Length(min=1, max=4000))
+    amendment = fields.Dict(
+        required=True,
+        metadata={
+            "description": "{kind: submission, round, seat, orders} | {kind: drop, seq} | "
+            "{kind: insert, before, actor, command}"
+        },
+    )
+
+
+class RulingSchema(Schema):
+    """POST /games/{id}/disputes/{d}/ruling."""
+
+    ruling = fields.String(required=True, validate=validate.OneOf(["kept", "amended"]))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=4000))
+
+
+class DisputeReportSchema(Schema):
+    """A dispute's fork: where it parts from the log, what it put in, how many later
+    commands were replayed and which the rules refused, and the consequences."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    dispute = fields.Integer(metadata={"description": "the seq of the DisputeOpened event"})
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventSchema))
+    fork = fields.Dict()
+    consequences = fields.Dict()
+    fork_game_id = fields.String(metadata={"description": "the game an amended ruling opens"})
+    text = fields.String(metadata={"description": "the report as plain text"})
+
+
+class ImportSchema(Schema):
+    """POST /games/import as JSON: the JSONL log as text, and the seed of a game still
+    being played (checked against its commitment). A finished log can also be sent as
+    the body itself, with Content-Type application/x-ndjson."""
+
+    log = fields.String(required=True, validate=validate.Length(min=1))
+    seed = fields.String(validate=validate.Length(min=1, max=256))
+
+
+class ImportedSchema(GameCreatedSchema):
+    """The answer to an import: new tokens for the imported game, and what was checked."""
+
+    status = fields.String()
+    checks = fields.Dict(keys=fields.String(), values=fields.String())

@@ -5,7 +5,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from ..engine.errors import RefereeError
-from . import games, rulesets
+from . import disputes, games, imports, rulesets
 
 STATUS_CODES = {
     400: "request/invalid",
@@ -52,7 +52,9 @@ def _error(status: int, code: str, message: str, details: dict):
 def init_app(app: Flask) -> None:
     """Attach the API and its blueprints to the app."""
     api = RefereeApi(app)
+    api.register_blueprint(imports.bp)
     api.register_blueprint(games.bp)
+    api.register_blueprint(disputes.bp)
     api.register_blueprint(rulesets.bp)
     app.register_error_handler(
         RefereeError, lambda e: _error(e.status, e.code, e.message, e.details)

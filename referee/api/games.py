@@ -15,6 +15,7 @@ from schemas import (
     SummaryQuerySchema,
 )
 
+from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Unauthorized
 from ..service import Referee
 from .bodies import CanonicalJsonParser
@@ -87,8 +88,9 @@ def post_command(body, game_id: str):
     viewer = referee().viewer(game_id, bearer_token())
     key = idempotency_key()
     expected = body.pop("expected_version", None)
-    if "now" in body:  # the referee's clock, not the sender's, times every command
-        raise BadRequest("command/invalid", "now is set by the referee", {"field": "now"})
+    for field in STAMPED:  # the referee's clock times every command, and names forks
+        if field in body:
+            raise BadRequest("command/invalid", f"{field} is set by the referee", {"field": field})
     status, result = referee().command(
         game_id, viewer, body, expected_version=expected, idempotency_key=key
     )

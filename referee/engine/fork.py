@@ -62,7 +62,7 @@ def batches(records: list[Record]) -> list[Batch]:
 
 
 def fork(
-    records: list[Record], amendment: dict[str, Any], seed: str, *, link: dict[str, Any] | None
+    records: list[Record], amendment: Any, seed: str, *, link: dict[str, Any] | None
 ) -> Forked:
     """The fork an amendment makes of a log. With `link` ({from_game, dispute}) its first
     new event is GameForked, as in the fork an amended ruling opens."""
@@ -125,7 +125,7 @@ def _record_fork(records: list[Record], at: int, link: dict[str, Any]) -> dict[s
 # --- planning --------------------------------------------------------------------
 
 
-def plan_fork(records: list[Record], amendment: dict[str, Any]) -> Plan:
+def plan_fork(records: list[Record], amendment: Any) -> Plan:
     """Where the amendment forks the log and what it puts in there."""
     created = records[0]["payload"]
     amendment = disputes.check_amendment(amendment, len(created["players"]))

@@ -6,6 +6,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from . import schema
 
 Event = dict[str, Any]
 INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
+ENVELOPE = ("game_id", "recorded_at", "prev_hash", "hash")
 
 
 def wall_clock() -> str:
@@ -35,6 +37,19 @@ def stamp(moment: datetime) -> str:
 def token_hash(token: str) -> str:
     """Tokens are stored only as their SHA-256."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class NewFork:
+    """A fork to store with the ruling that opens it: the original's first `at` events
+    copied under the fork's id (their times kept), then the fork's own records."""
+
+    game_id: str
+    ruleset: str
+    seed: str
+    copied: list[Event]
+    records: list[Event]
+    due: dict[str, Any] | None
 
 
 class IdempotentReplay(Exception):
@@ -136,13 +151,15 @@ class EventStore:
         idempotency: tuple[str, str, str, Callable[[list[Event]], tuple[int, Any]]] | None = None,
         tokens: dict[str, str] | None = None,
         due: dict[str, Any] | None = None,
+        fork: NewFork | None = None,
     ) -> list[Event]:
         """Append records after seq `expected`, or raise Conflict if the game moved on.
 
         With `idempotency` = (role, key, request digest, respond), the response made
         by `respond(events)` is stored in the same transaction under that key; `tokens`
         (role -> token) are issued in it too, replacing the role's old token; `due`
-        (the open round after these records) updates the index of rounds to resolve.
+        (the open round after these records) updates the index of rounds to resolve;
+        `fork` is stored in the same transaction, and the game's tokens move to it.
         """
         try:
             with self.transaction() as conn:
@@ -159,6 +176,8 @@ class EventStore:
                 if tokens:
                     self._issue(conn, game_id, tokens)
                 self._mark_due(conn, game_id, due)
+                if fork:
+                    self._store_fork(conn, game_id, fork)
                 if idempotency:
                     self._remember(conn, game_id, idempotency, events)
             self._tails[game_id] = (events[-1]["seq"], events[-1]["hash"])
@@ -172,6 +191,64 @@ class EventStore:
                 "another command was recorded first; fetch and resend",
                 {"expected_version": expected},
             ) from exc
+
+    def _store_fork(self, conn: sqlite3.Connection, original: str, fork: NewFork) -> None:
+        conn.execute(
+            "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
+            (fork.game_id, fork.ruleset, fork.seed, self.clock()),
+        )
+        prev = GENESIS
+        for event in fork.copied:
+            record = {k: v for k, v in event.items() if k not in ENVELOPE}
+            copy = seal(record, fork.game_id, prev, event["recorded_at"])
+            conn.execute(INSERT_EVENT, _row(copy))
+            prev = copy["hash"]
+        self._insert(conn, fork.game_id, len(fork.copied), prev, fork.records)
+        conn.execute(
+            "INSERT INTO forks VALUES (?, ?, ?)", (fork.game_id, original, len(fork.copied))
+        )
+        conn.execute(
+            "UPDATE tokens SET game_id = ? WHERE game_id = ? AND active = 1",
+            (fork.game_id, original),
+        )
+        self._mark_due(conn, fork.game_id, fork.due)
+
+    def import_game(
+        self,
+        game_id: str,
+        ruleset: str,
+        seed: str,
+        events: list[Event],
+        tokens: dict[str, str],
+        *,
+        due: dict[str, Any] | None = None,
+    ) -> None:
+        """Store a verified log as it is (its hashes and times unchanged) with new tokens;
+        Conflict if a game of that id is stored already."""
+        try:
+            with self.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
+                    (game_id, ruleset, seed, self.clock()),
+                )
+                self._issue(conn, game_id, tokens)
+                for event in events:
+                    conn.execute(INSERT_EVENT, _row(event))
+                self._mark_due(conn, game_id, due)
+        except sqlite3.IntegrityError:
+            raise Conflict("import/exists", f"a game {game_id!r} is stored already", {}) from None
+
+    def has_game(self, game_id: str) -> bool:
+        """Whether a game of this id is stored."""
+        row = self.db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        return row is not None
+
+    def forked_from(self, game_id: str) -> str | None:
+        """The game a fork continues, or None."""
+        row = self.db.execute(
+            "SELECT forked_from FROM forks WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return row[0] if row else None
 
     def _insert(
         self, conn: sqlite3.Connection, game_id: str, last: int, prev: str, records: list[Event]

@@ -63,6 +63,10 @@ def create(db: sqlite_utils.Database) -> None:
         pk="game_id",
         if_not_exists=True,
     )
+    # derived from the log (GameForked events): which game each fork continues
+    db.table("forks").create(
+        {"game_id": str, "forked_from": str, "at": int}, pk="game_id", if_not_exists=True
+    )
     db.executescript(TRIGGERS)
 
 

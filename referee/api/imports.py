@@ -1,0 +1,57 @@
+"""POST /games/import: a recorded log, verified, becomes a game here."""
+
+from flask import current_app, request
+from flask_smorest import Blueprint
+from marshmallow import ValidationError
+
+from schemas import ErrorResponseSchema, ImportedSchema, ImportSchema
+
+from ..engine.errors import BadRequest
+from ..imports import import_log
+from .bodies import CanonicalJsonParser
+from .games import referee
+
+bp = Blueprint("imports", __name__, url_prefix="/games", description="Importing recorded logs.")
+NDJSON = "application/x-ndjson"
+
+
+@bp.route("/import", methods=["POST"])
+@bp.doc(
+    requestBody={
+        "required": True,
+        "content": {
+            "application/json": {"schema": ImportSchema},
+            NDJSON: {"schema": {"type": "string", "description": "a finished JSONL log"}},
+        },
+    }
+)
+@bp.response(201, ImportedSchema)
+@bp.alt_response(400, schema=ErrorResponseSchema)
+@bp.alt_response(409, schema=ErrorResponseSchema)
+@bp.alt_response(413, schema=ErrorResponseSchema)
+@bp.alt_response(422, schema=ErrorResponseSchema)
+def import_game(**_):
+    """Import a JSONL log after verifying it; a log that fails is refused with the seq
+    and reason. The game keeps its id, hashes and times; the importer gets new tokens."""
+    request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+    if request.mimetype == NDJSON:
+        return import_log(referee(), request.get_data()), 201
+    body = _json_body()
+    return import_log(referee(), body["log"].encode("utf-8"), body.get("seed")), 201
+
+
+def _json_body() -> dict:
+    raw = CanonicalJsonParser().load_json(request, ImportSchema())
+    if not isinstance(raw, dict):
+        raise BadRequest(
+            "request/invalid",
+            f'send the log as {NDJSON}, or as JSON {{"log": ..., "seed": ...}}',
+            {"field": "log"},
+        )
+    try:
+        return ImportSchema().load(raw)
+    except ValidationError as exc:
+        field = next(iter(exc.messages))
+        raise BadRequest(
+            "request/invalid", f"{field}: {exc.messages[field][0]}", {"fields": exc.messages}
+        ) from None
