@@ -124,7 +124,9 @@ class GameViewSchema(Schema):
 
     game_id = fields.String()
     ruleset = fields.String()
-    ruleset_version = fields.String()
+    ruleset_version = fields.Raw(
+        metadata={"description": "as the ruleset names it (text or number)"}
+    )
     players = fields.List(fields.String())
     options = fields.Dict()
     status = fields.String()

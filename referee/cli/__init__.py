@@ -13,6 +13,7 @@ from rich.progress import track
 from .. import games  # noqa: F401  (registers the rulesets)
 from ..engine import registry
 from ..engine.errors import RefereeError
+from .dispute import diff, dispute
 from .replay import replay
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
@@ -169,4 +170,6 @@ def _json_or_exit(text: str, option: str) -> dict:
     return value
 
 
+replay.add_command(diff)
 main.add_command(replay)
+main.add_command(dispute)
