@@ -27,6 +27,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/rounds.py
+	$(BIN)/python bench/verify.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,12 +1,16 @@
-"""Bulk verification of many logs: in this process, then fanned out to 1 and 2 real
-Celery workers (`referee replay verify DIR --workers N`, an embedded Redis).
+"""Verify throughput on one long log, then bulk verification of many logs: in this
+process, then fanned out to 1 and 2 real Celery workers (an embedded Redis).
 
-The logs are bot games written by `referee bot-play` into var/bench. Each mode runs the
-real command line and is timed from start to exit, so worker start-up (a few seconds)
-counts against the workers. Prints logs/s and events/s per mode and the speed-up of 2
-workers over 1.
+First (bench/long_log.py): `verify_file` on a realistic 12-seat blackout-middle bot game
+and on the same game padded with moderator announcements to 10,000 events, in events/s,
+with what it costs against parse only, `check_chain` only and a plain fold.
 
-    .venv/bin/python bench/verify.py [--logs 1000] [--ruleset galloping-horse]
+Then the bulk audit: bot games written by `referee bot-play` into var/bench, each mode
+(`referee replay verify DIR [--workers N]`) run as the real command line and timed from
+start to exit, so worker start-up (a few seconds) counts against the workers. Prints
+logs/s and events/s per mode and the speed-up of 2 workers over 1.
+
+    .venv/bin/python bench/verify.py [--quick] [--logs 1000] [--ruleset galloping-horse]
 """
 
 import argparse
@@ -17,11 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from rich.console import Console
+import long_log
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 REFEREE = Path(sys.executable).parent / "referee"
+QUICK_LOGS = 100
 
 
 def referee(*args: str) -> subprocess.CompletedProcess:
@@ -40,39 +45,44 @@ def timed(logs: Path, workers: int) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--logs", type=int, default=1000)
-    parser.add_argument("--ruleset", default="galloping-horse")
-    args = parser.parse_args()
-    out = ROOT / "var" / "bench"
-    out.mkdir(parents=True, exist_ok=True)
+def bulk(out: Path, count: int, ruleset: str) -> dict:
+    """Write `count` bot games and time the verify command over them three ways."""
     with tempfile.TemporaryDirectory(dir=out) as tmp:
         logs = Path(tmp) / "logs"
-        referee(
-            "bot-play",
-            args.ruleset,
-            "--games",
-            str(args.logs),
-            "--seed",
-            "bench",
-            "--out",
-            str(logs),
-        )
+        referee("bot-play", ruleset, "--games", str(count), "--seed", "bench", "--out", str(logs))
         events = sum(len(p.read_bytes().splitlines()) for p in logs.glob("*.jsonl"))
         seconds = {
             mode: timed(logs, workers)
             for mode, workers in (("here", 0), ("1 worker", 1), ("2 workers", 2))
         }
-    table = Table(title=f"verify {args.logs} {args.ruleset} logs ({events:,} events)")
+    table = Table(title=f"verify {count} {ruleset} logs ({events:,} events)")
     for column in ("mode", "seconds", "logs/s", "events/s"):
         table.add_column(column, justify="right")
     for mode, s in seconds.items():
-        table.add_row(mode, f"{s:.1f}", f"{args.logs / s:,.0f}", f"{events / s:,.0f}")
-    Console().print(table)
+        table.add_row(mode, f"{s:.1f}", f"{count / s:,.0f}", f"{events / s:,.0f}")
+    long_log.console.print(table)
     speedup = seconds["1 worker"] / seconds["2 workers"]
-    Console().print(f"2 workers over 1: {speedup:.2f}x")
-    figures = {"logs": args.logs, "events": events, "seconds": seconds, "speedup": speedup}
+    long_log.console.print(f"2 workers over 1: {speedup:.2f}x")
+    return {"logs": count, "events": events, "seconds": seconds, "speedup": speedup}
+
+
+def main() -> None:
+    """The long log, then the bulk audit; the figures also go to var/bench/verify.json."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{long_log.QUICK_RUNS} runs on the long log and {QUICK_LOGS} logs in bulk",
+    )
+    parser.add_argument("--logs", type=int, default=None, help="logs in bulk [1000]")
+    parser.add_argument("--ruleset", default="galloping-horse", help="of the bulk logs")
+    parser.add_argument("--events", type=int, default=10_000, help="events in the long log")
+    args = parser.parse_args()
+    out = ROOT / "var" / "bench"
+    out.mkdir(parents=True, exist_ok=True)
+    longest = long_log.run(events=args.events, quick=args.quick)
+    count = args.logs or (QUICK_LOGS if args.quick else 1000)
+    figures = {**bulk(out, count, args.ruleset), "long_log": longest}
     (out / "verify.json").write_text(json.dumps(figures, indent=2) + "\n")
 
 

@@ -211,11 +211,14 @@ def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
 
 def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
     """GameEnded when the rules report an outcome, and SeedRevealed once play stops."""
-    events: list[Event] = rounds.final_reveals(state)
+    result = None
     if state["status"] == ACTIVE:
         result = rules_of(state).outcome(state["rules"])
         if result is None:
             return [], state
+    # built only once play stops: the sealed orders still to reveal
+    events: list[Event] = rounds.final_reveals(state)
+    if result is not None:
         events.append({"type": "GameEnded", "visibility": PUBLIC, "payload": {"outcome": result}})
     events.append({"type": "SeedRevealed", "visibility": PUBLIC, "payload": {"seed": seed}})
     return _append([], state, events, REFEREE, None, seed)

@@ -662,7 +662,13 @@ def test_rulesets_list_galloping_horse(client):
     assert (horse["min_players"], horse["max_players"]) == (4, 4)
     assert horse["options"] == {"line_up": None, "first_seat": 0, "food_cards": 40}
     assert horse["commands"]["play_card"]["fields"]["horse"]["enum"] == HORSES
-    assert set(horse["moderator_commands"]) == {"announce", "abandon", "replace_player"}
+    assert set(horse["moderator_commands"]) == {
+        "announce",
+        "abandon",
+        "replace_player",
+        "open_dispute",
+        "rule_dispute",
+    }
     assert client.get("/rulesets/galloping-horse").get_json() == horse
 
 

@@ -63,7 +63,7 @@ def test_scenario_game_ended_and_revealed_its_seed(scenario):
     events = recorded(scenario)
     play_events = [e for e in events if e["type"] not in ("DisputeOpened", "DisputeRuled")]
     assert play_events[-1]["type"] == "SeedRevealed"
-    assert any(e["type"] == "GameEnded" for e in events)
+    assert any(e["type"] in ("GameEnded", "GameAbandoned") for e in events)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.game_id)
@@ -371,7 +371,26 @@ def check_blackout_dispute_kept(events: list[Event]) -> None:
     assert kinds == ["drop", "submission"]
 
 
+def check_abandoned(events: list[Event]) -> None:
+    """Abandoned in Round 2: every counted and sealed order is revealed before the seed,
+    including the open round's, and nothing is scored."""
+    kinds = [e["type"] for e in events]
+    end = kinds.index("GameAbandoned")
+    assert kinds[end + 1 :] == ["OrdersRevealed", "SeedRevealed"]
+    assert one(events, "OrdersRevealed", round=2, seat=2)["orders"]["bets"] == {}
+    assert "GameEnded" not in kinds
+    sealed = {(p["round"], p["seat"]) for p in of_type(events, "OrdersSubmitted")}
+    opened = {(p["round"], p["seat"]) for p in of_type(events, "OrdersRevealed")}
+    counted = of_type(events, "OrdersCounted")
+    assert (
+        {(c["round"], s) for c in counted for s, q in enumerate(c["seats"]) if q} | {(2, 2)}
+        == opened
+        <= sealed
+    )
+
+
 EDGE_CASES: dict[str, Callable[[list[Event]], None]] = {
+    "blackout-middle-scenario-abandoned": check_abandoned,
     "galloping-horse-scenario-food-runs-out": check_food_runs_out,
     "galloping-horse-scenario-round-two-reshuffle": check_round_two_reshuffle,
     "galloping-horse-scenario-shared-victory": check_shared_victory,
