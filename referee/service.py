@@ -28,6 +28,7 @@ ROUND_OUTCOMES = {
     "rule/wrong_round": "not_open",
     "rule/paused": "paused",
     "rule/not_due": "not_due",
+    "game/over": "not_open",  # play stopped (ended, or closed by a ruling): no round is open
 }
 
 
@@ -271,10 +272,12 @@ class Referee:
 
     def _forked(self, prepared: disputes.Prepared) -> None:
         """A fork just stored: hold its state and schedule its open round."""
-        if prepared.fork is None or prepared.fork_state is None:
+        fork = prepared.fork
+        if fork is None or prepared.fork_state is None:
             return
-        self.latest.put(prepared.fork.game_id, prepared.fork_state)
-        self.schedule(prepared.fork.game_id, prepared.fork.records, prepared.fork.due)
+        self.latest.put(fork.game_id, prepared.fork_state)
+        # a new game: its round's deadline may come from a RoundOpened among the shared events
+        self.schedule(fork.game_id, [*fork.copied, *fork.records], fork.due)
 
     def resolve_round(self, game_id: str, round_number: int, *, now: int | None = None) -> str:
         """Resolve a round if it is still open and due: `resolved`, or why not

@@ -88,9 +88,7 @@ def _seal_problems(submitted: Event, committed: Event, revealed: Event | None) -
             return [Invalid(revealed["seq"], "seal/reveal", f"the reveal does not match {where}")]
         return []
     if revealed and of_revealed == sealed:
-        return [
-            Invalid(submitted["seq"], "seal/commitment", f"the orders do not match {where}")
-        ]
+        return [Invalid(submitted["seq"], "seal/commitment", f"the orders do not match {where}")]
     return [
         Invalid(
             committed["seq"],

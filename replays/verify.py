@@ -80,8 +80,7 @@ def verify_events(events: list[Event], *, seed: str | None = None) -> Report:
         report.game_id = events[0]["game_id"]
         created = _created(events[0], report)
         seed = _revealed_seed(events, created, report) or _given_seed(seed, created, report)
-        report.checks["seals"] = f"{check_seals(events, seed)} sealed orders checked"
-        _check_rules(events, created, seed, report)
+        _check_seals_and_rules(events, created, seed, report)
     except Invalid as bad:
         report.status, report.seq, report.code, report.reason = (
             INVALID,
@@ -99,6 +98,27 @@ def _given_seed(seed: str | None, created: dict[str, Any], report: Report) -> st
         raise Invalid(1, "seed/commitment", "the seed given does not match its commitment")
     report.checks["seed"] = "given; matches the commitment published at seq 1"
     return seed
+
+
+def _check_seals_and_rules(
+    events: list[Event], created: dict[str, Any], seed: str | None, report: Report
+) -> None:
+    """Both run, and the lower seq either finds is reported (the seal check's at the same
+    seq: it says which of orders, commitment and reveal is off). A seal problem can show
+    after the event that caused it: a submission whose round was changed fails at its
+    commitment, a renumbered log at its next private event; re-derivation names the first
+    event that is not what the rules give."""
+    found = []
+    try:
+        report.checks["seals"] = f"{check_seals(events, seed)} sealed orders checked"
+    except Invalid as bad:
+        found.append(bad)
+    try:
+        _check_rules(events, created, seed, report)
+    except Invalid as bad:
+        found.append(bad)
+    if found:
+        raise min(found, key=lambda bad: bad.seq)
 
 
 def _check_rules(
@@ -177,10 +197,8 @@ def _revealed_seed(events: list[Event], created: dict[str, Any], report: Report)
     revealed = [e for e in events if e["type"] == "SeedRevealed"]
     if not revealed:
         ended = [e for e in events if e["type"] in END_EVENTS]
-        if ended and ended[-1] is events[-1]:
-            raise Invalid(
-                len(events) + 1, "seed/missing", f"{ended[-1]['type']} but no SeedRevealed"
-            )
+        if ended:
+            _seed_missing(events, ended[-1])
         report.checks["seed"] = "not revealed yet"
         return None
     event = revealed[0]
@@ -196,6 +214,14 @@ def _revealed_seed(events: list[Event], created: dict[str, Any], report: Report)
         raise Invalid(after[0]["seq"], "seed/not_last", f"{after[0]['type']} follows SeedRevealed")
     report.checks["seed"] = "matches the commitment published at seq 1"
     return seed
+
+
+def _seed_missing(events: list[Event], end: Event) -> None:
+    """A game that ended reveals its seed in the same batch, after any sealed orders still
+    to reveal: named where SeedRevealed belongs (an event in its place, or the next seq)."""
+    later = [e for e in events[end["seq"] :] if e["type"] != "OrdersRevealed"]
+    seq = later[0]["seq"] if later else len(events) + 1
+    raise Invalid(seq, "seed/missing", f"{end['type']} but no SeedRevealed")
 
 
 def _fold_checked(events: list[Event]) -> game.State:

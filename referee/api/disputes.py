@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 from schemas import DisputeCreateSchema, DisputeReportSchema, ErrorResponseSchema, RulingSchema
 
 from ..disputes import render
-from ..engine.errors import Forbidden
+from ..engine.errors import Forbidden, Unauthorized
 from ..engine.events import MODERATOR
 from .bodies import CanonicalJsonParser
 from .games import bearer_token, idempotency_key, referee
@@ -25,8 +25,12 @@ def _document_errors(view):
 
 
 def moderator_of(game_id: str) -> None:
-    """Only the game's moderator opens and rules on disputes."""
-    if referee().viewer(game_id, bearer_token()) != MODERATOR:
+    """Only the game's moderator opens and rules on disputes (401 without a token, as
+    for any command)."""
+    viewer = referee().viewer(game_id, bearer_token())
+    if viewer is None:
+        raise Unauthorized("auth/required", "send the moderator's token", {})
+    if viewer != MODERATOR:
         raise Forbidden("auth/moderator_only", "disputes are for the moderator", {})
 
 

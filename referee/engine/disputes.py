@@ -161,8 +161,9 @@ def _fork_named(fork: Any) -> dict[str, Any]:
 
 def _forked(state: State, command: dict[str, Any]) -> Event:
     payload = {key: command.get(key) for key in ("from_game", "at", "at_hash", "dispute")}
-    # a fork is recorded once, right after the events it shares with its original
-    if "forked_from" in state or payload["at"] != state["seq"]:
+    # a fork is recorded right after the events it shares with its original (a fork of
+    # a fork shares the first GameForked too: the new link replaces it)
+    if payload["at"] != state["seq"]:
         raise RuleViolation(
             "rule/not_a_fork_point", "a fork is recorded right after its shared events", {}
         )
