@@ -7,6 +7,8 @@ from typing import Any
 
 from .engine import compare, fork, game
 from .engine.canonical import canonical
+from .engine.errors import RuleViolation
+from .engine.events import MODERATOR
 from .store import NewFork
 
 Event = dict[str, Any]
@@ -41,6 +43,9 @@ def prepare(
         return Prepared(command)  # the rules refuse or take it as it is
     link = {"from_game": game_id, "dispute": command["dispute"]}
     forked = fork.fork(events, opened["amendment"], seed, link=link)
+    check_fork_may_go_on(state, forked)
+    report_part = describe(events, state, forked)
+    _pause_open_round(events, forked, seed, command["dispute"])
     stamped = {**command, "fork": {"game_id": new_game_id, "at": forked.at}}
     report = {"dispute": command["dispute"], "fork_game_id": new_game_id}
     new = NewFork(
@@ -51,8 +56,36 @@ def prepare(
         records=forked.records,
         due=None,  # the service fills in the fork's open round
     )
-    report.update(describe(events, state, forked))
+    report.update(report_part)
     return Prepared(stamped, report, new, forked.state)
+
+
+def _pause_open_round(events: list[Event], forked: fork.Forked, seed: str, number: int) -> None:
+    """A fork's open round starts paused at the fork's own last time, so no deadline
+    passes before the moderator resumes it; resuming gives the seats the time they had."""
+    rounds = forked.state.get("rounds")
+    if game.is_closed(forked.state) or not rounds or rounds["current"] is None:
+        return
+    if rounds["paused_at"] is not None or rounds["current"]["closed"]:
+        return
+    recorded = fork.batches(events[: forked.at] + forked.records)
+    times = [events[0]["payload"]["created_at"], *(b.command.get("now") for b in recorded)]
+    reason = f"forked by the ruling on dispute {number}; resume to start the clock"
+    pause = {"type": "pause", "reason": reason, "now": max(t for t in times if t is not None)}
+    records, forked.state = game.step(forked.state, MODERATOR, pause, seed)
+    forked.records += records
+
+
+def check_fork_may_go_on(state: game.State, forked: fork.Forked) -> None:
+    """A finished game's seed is public, so its fork cannot be played on fairly: an
+    amended ruling there stands only if the fork ends too."""
+    if game.is_over(state) and not game.is_closed(forked.state):
+        raise RuleViolation(
+            "dispute/fork_unfinished",
+            "the seed of this game is public, so its fork cannot be played on: this "
+            f"amendment leaves the fork in play after seq {forked.state['seq']}",
+            {"fork_status": forked.state["status"]},
+        )
 
 
 def _open(opened: dict[str, Any] | None) -> bool:
@@ -79,6 +112,7 @@ def describe(events: list[Event], state: game.State, forked: fork.Forked) -> dic
             "inserted": forked.inserted,
             "replayed": len(forked.replayed),
             "refused": forked.refused,
+            "status": forked.state["status"],
         },
         "consequences": compare.consequences(state, forked.state),
     }
@@ -97,6 +131,7 @@ def render(report: dict[str, Any], players: list[str]) -> str:
             for i in part["inserted"]
         ),
         f"Replayed {part['replayed']} later commands; the rules refused {len(part['refused'])}.",
+        f"The fork stands with the game {part['status']}.",
         *(
             f"  refused: seq {r['seq']} {_actor(r['actor'], players)} {r['type']}: "
             f"{r['code']}: {r['message']}"
