@@ -101,6 +101,15 @@ def _opening(
     return Prepared(command, report)
 
 
+def dispute_log(
+    events: list[Event], amendment: Any, seed: str
+) -> tuple[fork.Forked, dict[str, Any]]:
+    """Offline, on a log's events (no store): the fork an amendment makes, and its report."""
+    link = {"from_game": events[0]["game_id"], "dispute": None}
+    forked = fork.fork(events, amendment, seed, link=link)
+    return forked, describe(events, game.fold(events), forked)
+
+
 def describe(events: list[Event], state: game.State, forked: fork.Forked) -> dict[str, Any]:
     """A fork as JSON: where it parts from the log, what it put in, replayed and refused,
     and what that changed."""

@@ -3,7 +3,10 @@
 from celery import shared_task
 from flask import current_app
 
-from replays.verify import Report, verify_bytes
+from referee.disputes import dispute_log
+from referee.engine.errors import RefereeError
+from replays.log import LogLineError, parse
+from replays.verify import Report, verify_bytes, verify_events
 
 
 @shared_task(name="referee.resolve_round")
@@ -31,6 +34,23 @@ def verify_log(log: str) -> dict:
 def verify_logs(logs: list[str]) -> list[dict]:
     """Verify a batch of JSONL logs sent whole (fewer round trips than one task each)."""
     return [report_of(verify_bytes(log.encode("utf-8"))) for log in logs]
+
+
+@shared_task(name="referee.dispute_log")
+def dispute(log: str, amendment: dict, seed: str | None = None) -> dict:
+    """Fork a JSONL log sent whole at an amendment: the dispute report, or why not (the
+    log is verified first; `seed` only for a log that does not reveal it)."""
+    try:
+        events = parse(log.encode("utf-8"))
+        checked = verify_events(events, seed=seed)
+        if checked.status != "valid":
+            return {"error": {"code": checked.code, "seq": checked.seq, "reason": checked.reason}}
+        revealed = [e["payload"]["seed"] for e in events if e["type"] == "SeedRevealed"]
+        return dispute_log(events, amendment, revealed[0] if revealed else seed or "")[1]
+    except LogLineError as exc:
+        return {"error": {"code": "log/unreadable", "seq": exc.seq, "reason": exc.reason}}
+    except RefereeError as exc:
+        return {"error": {"code": exc.code, "reason": exc.message}}
 
 
 def report_of(report: Report) -> dict:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..disputes import describe, render, render_consequences
+from ..disputes import dispute_log, render, render_consequences
 from ..engine import compare, fork, game
 from ..engine.chain import GENESIS, seal
 from ..engine.errors import RefereeError
@@ -111,12 +111,10 @@ def dispute(
         actor,
         before or len(events) + 1,
     )
-    link = {"from_game": events[0]["game_id"], "dispute": None}
     try:
-        forked = fork.fork(events, amendment, seed, link=link)
+        forked, report = dispute_log(events, amendment, seed)
     except RefereeError as exc:
         raise click.ClickException(f"{exc.code}: {exc.message}") from None
-    report = describe(events, game.fold(events), forked)
     if out:
         Path(out).write_bytes(fork_log(events, forked))
     if as_json:

@@ -90,3 +90,19 @@ def test_replay_verify_fans_a_directory_out_to_workers(tmp_path):
     assert f"{len(corpus) - 2} valid, 0 partial, 2 invalid" in done.stdout
     assert f"INVALID {damaged}: seq 1 [" in done.stdout
     assert f"INVALID {text_damaged}: seq 9 [" in done.stdout
+
+
+def test_a_worker_forks_a_log_shipped_whole(worker, log):
+    """A dispute fork needs no store: any worker on the Redis answers it."""
+    from referee.disputes import dispute_log
+    from replays.log import parse
+
+    events = parse(log.encode("utf-8"))
+    seq = [e["seq"] for e in events if e["command"] is not None][3]
+    amendment = {"kind": "drop", "seq": seq}
+    result = worker.send_task("referee.dispute_log", args=[log, amendment]).get(timeout=60)
+    seed = events[-1]["payload"]["seed"]
+    assert result == dispute_log(events, amendment, seed)[1]
+    assert result["fork"]["at"] == seq - 1
+    refused = worker.send_task("referee.dispute_log", args=[log, {"kind": "drop", "seq": 1}])
+    assert refused.get(timeout=60)["error"]["code"] == "dispute/no_such_command"
