@@ -122,14 +122,17 @@ class EventStore:
     ) -> list[Event]:
         """Store a new game, its secret seed, its token hashes and its opening events."""
         with self.transaction() as conn:
-            conn.execute(
-                "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
-                (game_id, ruleset, seed, self.clock()),
-            )
+            self._insert_game(conn, game_id, ruleset, seed)
             self._issue(conn, game_id, tokens)
             events = self._insert(conn, game_id, 0, GENESIS, records)
             self._mark_due(conn, game_id, due)
             return events
+
+    def _insert_game(self, conn: sqlite3.Connection, game_id: str, ruleset: str, seed: str) -> None:
+        conn.execute(
+            "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
+            (game_id, ruleset, seed, self.clock()),
+        )
 
     def _issue(self, conn: sqlite3.Connection, game_id: str, tokens: dict[str, str]) -> None:
         """Store new tokens by role; any older token of the same role stops working."""
@@ -193,10 +196,7 @@ class EventStore:
             ) from exc
 
     def _store_fork(self, conn: sqlite3.Connection, original: str, fork: NewFork) -> None:
-        conn.execute(
-            "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
-            (fork.game_id, fork.ruleset, fork.seed, self.clock()),
-        )
+        self._insert_game(conn, fork.game_id, fork.ruleset, fork.seed)
         prev = GENESIS
         for event in fork.copied:
             record = {k: v for k, v in event.items() if k not in ENVELOPE}
@@ -227,10 +227,7 @@ class EventStore:
         Conflict if a game of that id is stored already."""
         try:
             with self.transaction() as conn:
-                conn.execute(
-                    "INSERT INTO games (game_id, ruleset, seed, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, ruleset, seed, self.clock()),
-                )
+                self._insert_game(conn, game_id, ruleset, seed)
                 self._issue(conn, game_id, tokens)
                 for event in events:
                     conn.execute(INSERT_EVENT, _row(event))

@@ -4,10 +4,10 @@ import copy
 from dataclasses import replace
 
 import pytest
+from chained import rechain
 
 from referee.bots import choose, play
 from referee.engine import game
-from referee.engine.chain import GENESIS, seal
 from referee.engine.events import MODERATOR
 from referee.engine.rng import Rng
 from referee.service import Referee
@@ -512,17 +512,6 @@ def logs(tmp_path_factory):
 
 def import_ndjson(client, data: bytes):
     return client.post("/games/import", data=data, content_type=NDJSON)
-
-
-def rechain(events):
-    """Recompute every prev_hash and hash, as a forger would."""
-    out, prev = [], GENESIS
-    for event in events:
-        core = {k: v for k, v in event.items() if k not in ("game_id", "prev_hash", "hash")}
-        recorded_at = core.pop("recorded_at")
-        out.append(seal(core, event["game_id"], prev, recorded_at))
-        prev = out[-1]["hash"]
-    return out
 
 
 def test_a_finished_log_is_imported_as_it_is(client, logs):

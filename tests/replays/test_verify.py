@@ -4,9 +4,10 @@ import copy
 import json
 
 import pytest
+from chained import rechain
 
 from referee.bots import play
-from referee.engine.chain import GENESIS, event_hash, seal
+from referee.engine.chain import GENESIS, event_hash
 from referee.service import Referee
 from referee.store import EventStore, LogicalClock
 from replays.log import dumps
@@ -19,17 +20,6 @@ def finished(tmp_path_factory):
     store = EventStore(tmp_path_factory.mktemp("v") / "r.db", clock=LogicalClock())
     game_id = play(Referee(store), "galloping-horse", list("abcd"), seed="verify-me")
     return store.events(game_id)
-
-
-def rechain(events):
-    """Recompute every prev_hash and hash, as a forger covering their tracks would."""
-    out, prev = [], GENESIS
-    for e in events:
-        core = {k: v for k, v in e.items() if k not in ("game_id", "prev_hash", "hash")}
-        recorded_at = core.pop("recorded_at")
-        out.append(seal(core, e["game_id"], prev, recorded_at))
-        prev = out[-1]["hash"]
-    return out
 
 
 def first(events, kind):
