@@ -42,7 +42,7 @@ def verified(path: str, events: list[dict[str, Any]], seed: str | None) -> str:
 
 
 def amendment_of(
-    round_number, seat, submission, drop_event, insert_command, actor, before
+    round_number, seat, submission, drop_event, insert_command, actor, before, end
 ) -> dict[str, Any]:
     """The one amendment the options describe."""
     chosen = [submission is not None, drop_event is not None, insert_command is not None]
@@ -52,10 +52,12 @@ def amendment_of(
         if round_number is None or seat is None:
             raise click.UsageError("--submission goes with --round and --seat")
         return {"kind": "submission", "round": round_number, "seat": seat, "orders": submission}
+    if insert_command is None and (actor is not None or before is not None):
+        raise click.UsageError("--actor and --before go with --insert-command")
     if drop_event is not None:
         return {"kind": "drop", "seq": drop_event}
     who: Any = MODERATOR if actor == MODERATOR else _seat(actor)
-    return {"kind": "insert", "before": before, "actor": who, "command": insert_command}
+    return {"kind": "insert", "before": before or end, "actor": who, "command": insert_command}
 
 
 def _seat(actor: str | None) -> int:
@@ -109,7 +111,8 @@ def dispute(
         drop_event,
         insert_command,
         actor,
-        before or len(events) + 1,
+        before,
+        len(events) + 1,
     )
     try:
         forked, report = dispute_log(events, amendment, seed)

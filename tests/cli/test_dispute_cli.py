@@ -160,6 +160,8 @@ def test_a_seat_inserts_a_play(galloping):
         (["--insert-command", "[1,"], "not JSON"),
         (["--insert-command", '{"type": "announce", "text": "x"}'], "needs --actor"),
         (["--drop-event", "0"], "--drop-event"),
+        (["--drop-event", "9", "--actor", "1"], "go with --insert-command"),
+        (["--drop-event", "9", "--before", "12"], "go with --insert-command"),
     ],
 )
 def test_usage_errors(args, message):
