@@ -33,21 +33,18 @@ def prepare(
     *,
     new_game_id: str,
 ) -> Prepared:
-    """For the moderator's open_dispute and amended rule_dispute, the fork they make
-    (so an amendment the log cannot take is refused before anything is recorded)."""
-    kind = command.get("type")
-    if kind == "open_dispute":
+    """For the moderator's open_dispute and amended rule_dispute (see `makes_fork`), the
+    fork they make, so an amendment the log cannot take is refused before anything is
+    recorded."""
+    if command["type"] == "open_dispute":
         return _opening(game_id, events, state, command, seed)
-    opened = state.get("disputes", {}).get(str(command.get("dispute")))
-    if kind != "rule_dispute" or command.get("ruling") != "amended" or not _open(opened):
-        return Prepared(command)  # the rules refuse or take it as it is
-    link = {"from_game": game_id, "dispute": command["dispute"]}
-    forked = fork.fork(events, opened["amendment"], seed, link=link)
+    number = command["dispute"]
+    amendment = state["disputes"][str(number)]["amendment"]
+    forked = fork.fork(events, amendment, seed, link={"from_game": game_id, "dispute": number})
     check_fork_may_go_on(state, forked)
-    report_part = describe(events, state, forked)
-    _pause_open_round(events, forked, seed, command["dispute"])
+    report = {"dispute": number, "fork_game_id": new_game_id, **describe(events, state, forked)}
+    _pause_open_round(events, forked, seed, number)
     stamped = {**command, "fork": {"game_id": new_game_id, "at": forked.at}}
-    report = {"dispute": command["dispute"], "fork_game_id": new_game_id}
     new = NewFork(
         game_id=new_game_id,
         ruleset=state["ruleset"],
@@ -56,8 +53,17 @@ def prepare(
         records=forked.records,
         due=None,  # the service fills in the fork's open round
     )
-    report.update(report_part)
     return Prepared(stamped, report, new, forked.state)
+
+
+def makes_fork(state: game.State, command: dict[str, Any]) -> bool:
+    """Whether a command forks the log: opening a dispute, or an amended ruling on an
+    open one (any other dispute command the rules take or refuse as it is)."""
+    if command.get("type") == "open_dispute":
+        return True
+    opened = state.get("disputes", {}).get(str(command.get("dispute")))
+    amended = command.get("type") == "rule_dispute" and command.get("ruling") == "amended"
+    return amended and opened is not None and opened["ruling"] is None
 
 
 def _pause_open_round(events: list[Event], forked: fork.Forked, seed: str, number: int) -> None:
@@ -68,10 +74,12 @@ def _pause_open_round(events: list[Event], forked: fork.Forked, seed: str, numbe
         return
     if rounds["paused_at"] is not None or rounds["current"]["closed"]:
         return
-    recorded = fork.batches(events[: forked.at] + forked.records)
-    times = [events[0]["payload"]["created_at"], *(b.command.get("now") for b in recorded)]
     reason = f"forked by the ruling on dispute {number}; resume to start the clock"
-    pause = {"type": "pause", "reason": reason, "now": max(t for t in times if t is not None)}
+    pause = {
+        "type": "pause",
+        "reason": reason,
+        "now": fork.last_time(events[: forked.at] + forked.records),
+    }
     records, forked.state = game.step(forked.state, MODERATOR, pause, seed)
     forked.records += records
 
@@ -86,10 +94,6 @@ def check_fork_may_go_on(state: game.State, forked: fork.Forked) -> None:
             f"amendment leaves the fork in play after seq {forked.state['seq']}",
             {"fork_status": forked.state["status"]},
         )
-
-
-def _open(opened: dict[str, Any] | None) -> bool:
-    return opened is not None and opened["ruling"] is None
 
 
 def _opening(

@@ -7,9 +7,8 @@ from replays.log import LogLineError, parse
 from replays.verify import verify_events
 
 from .engine import game
-from .engine.errors import BadRequest, Conflict, RuleViolation
+from .engine.errors import BadRequest, RuleViolation
 from .engine.events import MODERATOR
-from .engine.rng import commitment
 from .service import Referee, due_row, role_name
 
 
@@ -17,9 +16,13 @@ def import_log(referee: Referee, data: bytes, seed: str | None = None) -> dict[s
     """Store a log that passes verification under its own game id; a game still being
     played needs its seed (checked against the commitment) to go on."""
     events = _parsed(data)
-    revealed = _revealed(events)
-    seed = _seed(events, revealed, seed)
     report = verify_events(events, seed=seed)
+    if report.code == "seed/commitment" and report.seq == 1:  # the seed sent, not a reveal
+        raise RuleViolation(
+            "import/seed_mismatch",
+            "the seed does not match the commitment published at seq 1",
+            {"field": "seed"},
+        )
     if report.status == "invalid":
         raise RuleViolation(
             "import/invalid_log",
@@ -28,7 +31,13 @@ def import_log(referee: Referee, data: bytes, seed: str | None = None) -> dict[s
         )
     if report.status == "partial":
         raise RuleViolation("import/rules_version", str(report.checks.get("rules")), {})
-    return _stored(referee, events, seed, report.checks)
+    if report.seed is None:
+        raise RuleViolation(
+            "import/seed_required",
+            "the log's seed is not revealed: send the seed to import a game still being played",
+            {"field": "seed"},
+        )
+    return _stored(referee, events, report.seed, report.checks)
 
 
 def _parsed(data: bytes) -> list[dict[str, Any]]:
@@ -41,39 +50,10 @@ def _parsed(data: bytes) -> list[dict[str, Any]]:
     return events
 
 
-def _revealed(events: list[dict[str, Any]]) -> str | None:
-    for event in events:
-        if event.get("type") == "SeedRevealed" and isinstance(event.get("payload"), dict):
-            return event["payload"].get("seed")
-    return None
-
-
-def _seed(events: list[dict[str, Any]], revealed: str | None, seed: str | None) -> str:
-    """The seed the imported game keeps: the revealed one, else the one sent with it."""
-    if revealed is not None:
-        return revealed
-    if seed is None:
-        raise RuleViolation(
-            "import/seed_required",
-            "the log's seed is not revealed: send the seed to import a game still being played",
-            {"field": "seed"},
-        )
-    published = (events[0].get("payload") or {}).get("seed_commitment")
-    if commitment(seed) != published:
-        raise RuleViolation(
-            "import/seed_mismatch",
-            "the seed does not match the commitment published at seq 1",
-            {"field": "seed"},
-        )
-    return seed
-
-
 def _stored(
     referee: Referee, events: list[dict[str, Any]], seed: str, checks: dict[str, str]
 ) -> dict[str, Any]:
     game_id = events[0]["game_id"]
-    if referee.store.has_game(game_id):
-        raise Conflict("import/exists", f"a game {game_id!r} is already stored here", {})
     state = game.fold(events)
     seats = range(len(state["players"]))
     tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}

@@ -16,7 +16,6 @@ from . import (
 )
 from .engine import game
 from .engine.canonical import digest
-from .engine.disputes import is_dispute_command
 from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
 from .engine.events import MODERATOR, REFEREE
 from .store import EventStore, IdempotentReplay
@@ -261,9 +260,9 @@ class Referee:
     def _prepared(self, run: "Run", state: game.State, seed: str, now: int) -> disputes.Prepared:
         """The command stamped with the referee's time; a dispute's with its fork."""
         command = game.stamp(state, run.command, now)
-        if run.viewer != MODERATOR or not is_dispute_command(command):
+        if run.viewer != MODERATOR or not disputes.makes_fork(state, command):
             return disputes.Prepared(command)
-        events = self.store.events(run.game_id)[: state["seq"]]
+        events = self.store.events(run.game_id)[: state["seq"]]  # the fork needs the log
         new_id = secrets.token_hex(8)
         prepared = disputes.prepare(run.game_id, events, state, command, seed, new_game_id=new_id)
         if prepared.fork is not None and prepared.fork_state is not None:

@@ -47,6 +47,7 @@ class Report:
     code: str | None = None
     reason: str | None = None
     outcome: Any = None
+    seed: str | None = None  # the seed every outcome was re-derived from, once checked
     checks: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -80,6 +81,7 @@ def verify_events(events: list[Event], *, seed: str | None = None) -> Report:
         report.game_id = events[0]["game_id"]
         created = _created(events[0], report)
         seed = _revealed_seed(events, created, report) or _given_seed(seed, created, report)
+        report.seed = seed
         _check_seals_and_rules(events, created, seed, report)
     except Invalid as bad:
         report.status, report.seq, report.code, report.reason = (

@@ -45,8 +45,9 @@ def dispute(log: str, amendment: dict, seed: str | None = None) -> dict:
         checked = verify_events(events, seed=seed)
         if checked.status != "valid":
             return {"error": {"code": checked.code, "seq": checked.seq, "reason": checked.reason}}
-        revealed = [e["payload"]["seed"] for e in events if e["type"] == "SeedRevealed"]
-        return dispute_log(events, amendment, revealed[0] if revealed else seed or "")[1]
+        if checked.seed is None:
+            return {"error": {"code": "seed/missing", "reason": "send the seed of a game in play"}}
+        return dispute_log(events, amendment, checked.seed)[1]
     except LogLineError as exc:
         return {"error": {"code": "log/unreadable", "seq": exc.seq, "reason": exc.reason}}
     except RefereeError as exc:

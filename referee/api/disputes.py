@@ -3,25 +3,19 @@ rules on it (kept, or amended: the game goes on in the fork)."""
 
 from flask_smorest import Blueprint
 
-from schemas import DisputeCreateSchema, DisputeReportSchema, ErrorResponseSchema, RulingSchema
+from schemas import DisputeCreateSchema, DisputeReportSchema, RulingSchema
 
 from ..disputes import render
 from ..engine.errors import Forbidden, Unauthorized
 from ..engine.events import MODERATOR
 from .bodies import CanonicalJsonParser
-from .games import bearer_token, idempotency_key, referee
+from .games import bearer_token, error_responses, idempotency_key, referee
 
 bp = Blueprint(
     "disputes", __name__, url_prefix="/games", description="Disputes, forks and rulings."
 )
 bp.ARGUMENTS_PARSER = CanonicalJsonParser()
-ERRORS = (400, 401, 403, 404, 409, 422)
-
-
-def _document_errors(view):
-    for status in ERRORS:
-        view = bp.alt_response(status, schema=ErrorResponseSchema)(view)
-    return view
+_document_errors = error_responses(bp)
 
 
 def moderator_of(game_id: str) -> None:

@@ -53,10 +53,18 @@ def idempotency_key() -> str | None:
     return key
 
 
-def _document_errors(view):
-    for status in ERRORS:
-        view = bp.alt_response(status, schema=ErrorResponseSchema)(view)
-    return view
+def error_responses(blueprint: Blueprint, statuses: tuple[int, ...] = ERRORS):
+    """A decorator documenting a view's error answers in the OpenAPI document."""
+
+    def document(view):
+        for status in statuses:
+            view = blueprint.alt_response(status, schema=ErrorResponseSchema)(view)
+        return view
+
+    return document
+
+
+_document_errors = error_responses(bp)
 
 
 @bp.route("", methods=["POST"])

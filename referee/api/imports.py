@@ -4,12 +4,12 @@ from flask import current_app, request
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
-from schemas import ErrorResponseSchema, ImportedSchema, ImportSchema
+from schemas import ImportedSchema, ImportSchema
 
 from ..engine.errors import BadRequest
 from ..imports import import_log
 from .bodies import CanonicalJsonParser
-from .games import referee
+from .games import error_responses, referee
 
 bp = Blueprint("imports", __name__, url_prefix="/games", description="Importing recorded logs.")
 NDJSON = "application/x-ndjson"
@@ -26,10 +26,7 @@ NDJSON = "application/x-ndjson"
     }
 )
 @bp.response(201, ImportedSchema)
-@bp.alt_response(400, schema=ErrorResponseSchema)
-@bp.alt_response(409, schema=ErrorResponseSchema)
-@bp.alt_response(413, schema=ErrorResponseSchema)
-@bp.alt_response(422, schema=ErrorResponseSchema)
+@error_responses(bp, (400, 409, 413, 422))
 def import_game(**_):
     """Import a JSONL log after verifying it; a log that fails is refused with the seq
     and reason. The game keeps its id, hashes and times; the importer gets new tokens."""

@@ -9,19 +9,10 @@ import click
 
 from ..disputes import dispute_log, render, render_consequences
 from ..engine import compare, fork, game
-from ..engine.chain import GENESIS, seal
+from ..engine.chain import rechain
 from ..engine.errors import RefereeError
 from ..engine.events import MODERATOR
-
-
-def read_log(path: str) -> list[dict[str, Any]]:
-    """A log's events, or a clean error naming the line that cannot be read."""
-    from replays.log import LogLineError, read
-
-    try:
-        return read(path)
-    except LogLineError as exc:
-        raise click.ClickException(f"{path}: {exc.reason}") from None
+from .replay import read_log
 
 
 def verified(path: str, events: list[dict[str, Any]], seed: str | None) -> str:
@@ -32,19 +23,25 @@ def verified(path: str, events: list[dict[str, Any]], seed: str | None) -> str:
     if report.status != "valid":
         where = f"seq {report.seq} [{report.code}]: {report.reason}" if report.seq else ""
         raise click.ClickException(f"{path} is {report.status}: {where or report.checks}")
-    revealed = [e for e in events if e["type"] == "SeedRevealed"]
-    found = revealed[0]["payload"]["seed"] if revealed else seed
-    if found is None:
+    if report.seed is None:
         raise click.ClickException(
             f"{path}: the seed is not revealed yet; give it with --seed to fork a game in play"
         )
-    return found
+    return report.seed
 
 
 def amendment_of(
-    round_number, seat, submission, drop_event, insert_command, actor, before, end
+    end: int,
+    *,
+    round_number=None,
+    seat=None,
+    submission=None,
+    drop_event=None,
+    insert_command=None,
+    actor=None,
+    before=None,
 ) -> dict[str, Any]:
-    """The one amendment the options describe."""
+    """The one amendment the options describe (`end`: the seq after the log's last)."""
     chosen = [submission is not None, drop_event is not None, insert_command is not None]
     if sum(chosen) != 1:
         raise click.UsageError("give one of --submission, --drop-event or --insert-command")
@@ -87,33 +84,12 @@ def _json_value(_ctx, param, text: str | None) -> Any:
 @click.option("--seed", help="The seed of a game still in play (its log does not reveal it).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the fork's log here.")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON.")
-def dispute(
-    file,
-    round_number,
-    seat,
-    submission,
-    drop_event,
-    insert_command,
-    actor,
-    before,
-    seed,
-    out,
-    as_json,
-) -> None:
+def dispute(file, seed, out, as_json, **amending) -> None:
     """Fork a log at a disputed point, re-resolve with the same randomness, replay every
     later command still legal, and print what changed: positions, scores, ranks, winners."""
     events = read_log(file)
     seed = verified(file, events, seed)
-    amendment = amendment_of(
-        round_number,
-        seat,
-        submission,
-        drop_event,
-        insert_command,
-        actor,
-        before,
-        len(events) + 1,
-    )
+    amendment = amendment_of(len(events) + 1, **amending)
     try:
         forked, report = dispute_log(events, amendment, seed)
     except RefereeError as exc:
@@ -131,17 +107,9 @@ def fork_log(events: list[dict[str, Any]], forked: fork.Forked) -> bytes:
     `<game>-fork` (their times kept), then the fork's records at the last shared time."""
     from replays.log import dumps
 
-    game_id, stamp = f"{events[0]['game_id']}-fork", events[forked.at - 1]["recorded_at"]
-    sealed, prev = [], GENESIS
-    for record in events[: forked.at] + forked.records:
-        core = {
-            k: v
-            for k, v in record.items()
-            if k not in ("game_id", "recorded_at", "prev_hash", "hash")
-        }
-        sealed.append(seal(core, game_id, prev, record.get("recorded_at", stamp)))
-        prev = sealed[-1]["hash"]
-    return dumps(sealed)
+    stamp = events[forked.at - 1]["recorded_at"]
+    game_id = f"{events[0]['game_id']}-fork"
+    return dumps(rechain(events[: forked.at] + forked.records, game_id, stamp=stamp))
 
 
 @click.command("diff")

@@ -123,6 +123,19 @@ def _send(celery, batch: list[Path]):
     return celery.send_task("referee.verify_logs", args=[texts])
 
 
+def read_log(path: str) -> list[dict]:
+    """A log's events, or a clean error naming the file and its first unreadable line."""
+    from replays.log import LogLineError, read
+
+    try:
+        events = read(path)
+    except LogLineError as exc:
+        raise click.ClickException(f"{path}: {exc.reason}") from None
+    if not events:
+        raise click.ClickException(f"{path} holds no events")
+    return events
+
+
 def log_files(paths: tuple[str, ...]) -> list[Path]:
     """The files named, and every *.jsonl under the directories named, sorted."""
     found: list[Path] = []
@@ -159,10 +172,10 @@ def replay_show(file, at, round_number, seat, spectator) -> None:
     """The view after event AT, or after round ROUND was resolved, exactly as
     GET /games/{id} gave it then to the seat, the spectator or the moderator."""
     from ..service import presented
-    from .step import check_seat, chosen_viewer, read_log
+    from .step import Replay, check_seat, chosen_viewer
 
     viewer = chosen_viewer(seat, spectator)
-    replay = read_log(file)
+    replay = Replay(read_log(file))
     if at is not None and round_number is not None:
         raise click.ClickException("give --at or --round, not both")
     if round_number is not None:
@@ -175,17 +188,16 @@ def replay_show(file, at, round_number, seat, spectator) -> None:
 
 def resolved_at(events: list[dict], round_number: int) -> int:
     """The seq of the last event of the batch that resolved a round."""
-    starts = [
-        i
-        for i, e in enumerate(events)
+    from ..engine.fork import batch_end
+
+    counted = [
+        e["seq"]
+        for e in events
         if e["type"] == "OrdersCounted" and e["payload"].get("round") == round_number
     ]
-    if not starts:
+    if not counted:
         raise click.ClickException(f"round {round_number} is not resolved in this log")
-    end = starts[0] + 1
-    while end < len(events) and events[end]["command"] is None:
-        end += 1
-    return events[end - 1]["seq"]
+    return batch_end(events, counted[0])
 
 
 from .step import step  # noqa: E402  (beside its registration)

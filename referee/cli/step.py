@@ -9,7 +9,9 @@ from ..engine import game
 from ..engine.canonical import canonical
 from ..engine.errors import RefereeError
 from ..engine.events import MODERATOR
+from ..engine.fork import batch_end
 from ..service import Viewer, presented
+from .replay import read_log
 
 PROMPT_HELP = "Enter or n: next, p: previous, g SEQ: go to SEQ, v: the view now, q: quit"
 
@@ -37,10 +39,7 @@ class Replay:
     def over_by(self, seq: int) -> bool:
         """Whether the game was over once the batch holding event `seq` was appended: the
         first moment anyone could see the event."""
-        end = seq
-        while end < len(self.events) and self.events[end].get("command") is None:
-            end += 1
-        return game.is_over(self.state_at(end))
+        return game.is_over(self.state_at(batch_end(self.events, seq)))
 
     def checked(self, seq: int) -> int:
         """The seq, if the log holds it."""
@@ -63,19 +62,6 @@ def replayed(state: game.State | None, event: game.Record) -> game.State:
     except (AssertionError, KeyError, TypeError, ValueError, RefereeError) as exc:
         where = f"seq {event.get('seq')} ({event.get('type')})"
         raise click.ClickException(f"{where} cannot be replayed: {exc!r}") from None
-
-
-def read_log(file: str) -> Replay:
-    """A log file to replay, or a clean error naming its first unreadable line."""
-    from replays.log import LogLineError, read
-
-    try:
-        events = read(file)
-    except LogLineError as exc:
-        raise click.ClickException(exc.reason) from None
-    if not events:
-        raise click.ClickException(f"{file} holds no events")
-    return Replay(events)
 
 
 def chosen_viewer(seat: int | None, spectator: bool) -> Viewer:
@@ -168,7 +154,7 @@ def step(file, seat, spectator, first, last, with_view, interactive) -> None:
     """Walk a log event by event, each as the seat, the spectator or the moderator saw it
     once its command's batch was appended (so a batch that ended the game is shown whole)."""
     viewer = chosen_viewer(seat, spectator)
-    replay = read_log(file)
+    replay = Replay(read_log(file))
     check_seat(replay, viewer)
     span = replay.span(first, last)
     if interactive:

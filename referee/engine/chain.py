@@ -5,6 +5,7 @@ from typing import Any
 from .canonical import digest
 
 GENESIS = "0" * 64
+ENVELOPE = ("game_id", "recorded_at", "prev_hash", "hash")  # what the store adds
 FIELDS = (
     "game_id",
     "seq",
@@ -24,6 +25,19 @@ FIELDS = (
 def event_hash(event: dict[str, Any]) -> str:
     """SHA-256 of the canonical JSON of every field of an event but `hash` itself."""
     return digest({k: v for k, v in event.items() if k != "hash"})
+
+
+def rechain(
+    events: list[dict[str, Any]], game_id: str, *, prev_hash: str = GENESIS, stamp: str = ""
+) -> list[dict[str, Any]]:
+    """Events or records sealed anew into a chain under `game_id`, after `prev_hash`, each
+    keeping its recorded_at (a record without one gets `stamp`)."""
+    sealed = []
+    for event in events:
+        record = {k: v for k, v in event.items() if k not in ENVELOPE}
+        sealed.append(seal(record, game_id, prev_hash, event.get("recorded_at", stamp)))
+        prev_hash = sealed[-1]["hash"]
+    return sealed
 
 
 def seal(record: dict[str, Any], game_id: str, prev_hash: str, recorded_at: str) -> dict[str, Any]:

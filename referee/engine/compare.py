@@ -22,14 +22,12 @@ def first_difference(a: list[Record], b: list[Record]) -> dict[str, Any] | None:
             return {"seq": left["seq"], "fields": fields, "a": brief(left), "b": brief(right)}
     if len(a) == len(b):
         return None
-    longer, seq = (a, "a") if len(a) > len(b) else (b, "b"), min(len(a), len(b)) + 1
-    extra = longer[0][seq - 1]
-    return {
-        "seq": seq,
-        "fields": [],
-        "a": brief(extra) if longer[1] == "a" else None,
-        "b": brief(extra) if longer[1] == "b" else None,
-    }
+    seq = min(len(a), len(b)) + 1  # one log ends here; the other goes on
+    return {"seq": seq, "fields": [], "a": _brief_at(a, seq), "b": _brief_at(b, seq)}
+
+
+def _brief_at(records: list[Record], seq: int) -> dict[str, Any] | None:
+    return brief(records[seq - 1]) if seq <= len(records) else None
 
 
 def brief(record: Record) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, Event, event
+from .moderator import text_field
 
 State = dict[str, Any]
 FORKED = "forked"
@@ -66,7 +67,7 @@ def decide(state: State, actor: Any, command: dict[str, Any]) -> list[Event]:
 
 
 def _opened(state: State, command: dict[str, Any]) -> Event:
-    claim = _text(command, "claim")
+    claim = text_field(command, "claim")
     amendment = check_amendment(command.get("amendment"), len(state["players"]))
     payload = {"dispute": state["seq"] + 1, "claim": claim, "amendment": amendment}
     # the amendment may hold a seat's sealed orders: for the moderator until the end
@@ -141,7 +142,7 @@ def _ruled(state: State, command: dict[str, Any]) -> Event:
     ruling = command.get("ruling")
     if ruling not in RULINGS:
         raise BadRequest("command/invalid", "ruling must be kept or amended", {"field": "ruling"})
-    payload = {"dispute": number, "ruling": ruling, "reason": _text(command, "reason")}
+    payload = {"dispute": number, "ruling": ruling, "reason": text_field(command, "reason")}
     if ruling == "amended":
         payload["fork"] = _fork_named(command.get("fork"))
     return event("DisputeRuled", payload)
@@ -188,15 +189,6 @@ def apply(state: State, kind: str, payload: dict[str, Any], seq: int) -> None:
         if payload["ruling"] == "amended" and state["status"] == "active":
             state["status"], state["forked_to"] = FORKED, payload["fork"]["game_id"]
     state["disputes"] = disputes
-
-
-def _text(command: dict[str, Any], field: str, limit: int = 4000) -> str:
-    value = command.get(field)
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise BadRequest(
-            "command/invalid", f"{field} must be text of 1-{limit} characters", {"field": field}
-        )
-    return value
 
 
 def _count(value: Any, field: str) -> int:

@@ -61,6 +61,21 @@ def batches(records: list[Record]) -> list[Batch]:
     return found
 
 
+def batch_end(records: list[Record], seq: int) -> int:
+    """The seq of the last event of the batch that holds event `seq`."""
+    end = seq
+    while end < len(records) and records[end].get("command") is None:
+        end += 1
+    return end
+
+
+def last_time(records: list[Record]) -> int:
+    """The referee's time of the last recorded command of a game in rounds (its creation
+    time before any command)."""
+    times = [b.command["now"] for b in batches(records) if "now" in b.command]
+    return times[-1] if times else records[0]["payload"]["created_at"]
+
+
 def fork(
     records: list[Record], amendment: Any, seed: str, *, link: dict[str, Any] | None
 ) -> Forked:
@@ -217,8 +232,7 @@ def _timed(state: game.State, command: dict[str, Any], kept: list[Record]) -> di
     rounds = state.get("rounds")
     if rounds is None or "now" in command:
         return command
-    times = [b.command["now"] for b in batches(kept) if "now" in b.command]
-    now = times[-1] if times else kept[0]["payload"]["created_at"]
+    now = last_time(kept)
     current = rounds["current"]
     if current is not None and rounds["paused_at"] is None:
         now = min(now, current["deadline"] - 1)

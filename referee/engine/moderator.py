@@ -21,9 +21,9 @@ def decide(state: dict[str, Any], command: dict[str, Any]) -> list[Event]:
     """The events of one moderator command (its fields already checked by name)."""
     kind = command["type"]
     if kind == "announce":
-        return [_public("AnnouncementPosted", text=_text(command, "text"))]
+        return [_public("AnnouncementPosted", text=text_field(command, "text"))]
     if kind == "abandon":
-        return [_public("GameAbandoned", reason=_text(command, "reason"))]
+        return [_public("GameAbandoned", reason=text_field(command, "reason"))]
     return [_replacement(state, command)]
 
 
@@ -35,8 +35,8 @@ def _replacement(state: dict[str, Any], command: dict[str, Any]) -> Event:
         raise RuleViolation(
             "rule/no_such_seat", f"there is no seat {seat} at this table", {"field": "seat"}
         )
-    name = _text(command, "name", limit=NAME_LIMIT)
-    reason = _text(command, "reason")
+    name = text_field(command, "name", limit=NAME_LIMIT)
+    reason = text_field(command, "reason")
     return _public("PlayerReplaced", seat=seat, name=name, reason=reason)
 
 
@@ -52,7 +52,8 @@ def _public(kind: str, **payload: Any) -> Event:
     return {"type": kind, "visibility": PUBLIC, "payload": payload}
 
 
-def _text(command: dict[str, Any], field: str, *, limit: int = 4000) -> str:
+def text_field(command: dict[str, Any], field: str, *, limit: int = 4000) -> str:
+    """A command's text field: 1 to `limit` characters, not only white space."""
     value = command.get(field)
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
         raise BadRequest(

@@ -15,13 +15,12 @@ import orjson
 import sqlite_utils
 
 from ..engine.canonical import canonical
-from ..engine.chain import GENESIS, seal
+from ..engine.chain import GENESIS, rechain, seal
 from ..engine.errors import Conflict, NotFound
 from . import schema
 
 Event = dict[str, Any]
 INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
-ENVELOPE = ("game_id", "recorded_at", "prev_hash", "hash")
 
 
 def wall_clock() -> str:
@@ -197,13 +196,10 @@ class EventStore:
 
     def _store_fork(self, conn: sqlite3.Connection, original: str, fork: NewFork) -> None:
         self._insert_game(conn, fork.game_id, fork.ruleset, fork.seed)
-        prev = GENESIS
-        for event in fork.copied:
-            record = {k: v for k, v in event.items() if k not in ENVELOPE}
-            copy = seal(record, fork.game_id, prev, event["recorded_at"])
+        copies = rechain(fork.copied, fork.game_id)
+        for copy in copies:
             conn.execute(INSERT_EVENT, _row(copy))
-            prev = copy["hash"]
-        self._insert(conn, fork.game_id, len(fork.copied), prev, fork.records)
+        self._insert(conn, fork.game_id, len(copies), copies[-1]["hash"], fork.records)
         conn.execute(
             "INSERT INTO forks VALUES (?, ?, ?)", (fork.game_id, original, len(fork.copied))
         )
@@ -234,11 +230,6 @@ class EventStore:
                 self._mark_due(conn, game_id, due)
         except sqlite3.IntegrityError:
             raise Conflict("import/exists", f"a game {game_id!r} is stored already", {}) from None
-
-    def has_game(self, game_id: str) -> bool:
-        """Whether a game of this id is stored."""
-        row = self.db.execute("SELECT 1 FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        return row is not None
 
     def forked_from(self, game_id: str) -> str | None:
         """The game a fork continues, or None."""
