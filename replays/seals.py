@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.engine.events import PUBLIC
 from referee.engine.rng import Rng
-from referee.engine.rounds import commitment
+from referee.engine.sealed import commitment
 
 from .problems import Invalid
 

@@ -10,7 +10,7 @@ import copy
 from types import ModuleType
 from typing import Any
 
-from . import disputes, moderator, registry, rounds
+from . import disputes, moderator, registry, rounds, sealed
 from .canonical import digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, may_see
@@ -165,7 +165,7 @@ def _decide_in_turns(
     if actor == REFEREE:
         raise BadRequest("command/unknown", "the referee gives no commands in this game", {})
     check_fields(command, rules.COMMANDS)
-    return rules.decide(state["rules"], actor, command, rng)
+    return sealed.complete(rules.decide(state["rules"], actor, command, rng), state["seq"], rng)
 
 
 def _now(command: dict[str, Any]) -> int:
@@ -217,11 +217,17 @@ def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
         if result is None:
             return [], state
     # built only once play stops: the sealed orders still to reveal
-    events: list[Event] = rounds.final_reveals(state)
+    events: list[Event] = rounds.final_reveals(state) + _unrevealed(state)
     if result is not None:
         events.append({"type": "GameEnded", "visibility": PUBLIC, "payload": {"outcome": result}})
     events.append({"type": "SeedRevealed", "visibility": PUBLIC, "payload": {"seed": seed}})
     return _append([], state, events, REFEREE, None, seed)
+
+
+def _unrevealed(state: State) -> list[Event]:
+    """OrdersRevealed for the orders a ruleset in turns sealed and has not revealed."""
+    unrevealed = getattr(rules_of(state), "unrevealed", None)
+    return unrevealed(state["rules"]) if unrevealed and "rounds" not in state else []
 
 
 def _append(
@@ -271,7 +277,7 @@ def apply(state: State | None, record: Record) -> State:
         moderator.apply(state, kind, record["payload"])
     elif kind in disputes.EVENTS or kind == "GameForked":
         disputes.apply(state, kind, record["payload"], record["seq"])
-    elif kind in rounds.EVENTS:
+    elif kind in rounds.EVENTS and "rounds" in state:
         seats = len(state["players"])
         state["rounds"] = rounds.apply(
             state["rounds"], kind, record["payload"], record["seq"], seats
@@ -392,7 +398,7 @@ def round_view(state: State, viewer: Actor | None) -> dict[str, Any] | None:
         shown["open"]["my_orders"] = {
             "seq": mine["seq"],
             "orders": mine["orders"],
-            "commitment": rounds.commitment(mine["salt"], mine["orders"]),
+            "commitment": sealed.commitment(mine["salt"], mine["orders"]),
         }
     return shown
 

@@ -7,11 +7,10 @@ commands (`now`), so re-running a command re-derives the same deadline. See
 docs/rounds.md.
 """
 
-import hashlib
 from types import ModuleType
 from typing import Any
 
-from .canonical import canonical
+from . import sealed
 from .errors import BadRequest, RuleViolation
 from .events import Event, event
 from .rng import Rng
@@ -62,11 +61,6 @@ def initial() -> State:
     return {"current": None, "paused_at": None, "counted": [], "last_deadline": None}
 
 
-def commitment(salt: str, orders: Any) -> str:
-    """sha256 over the salt's bytes followed by the canonical orders, as hex."""
-    return hashlib.sha256(bytes.fromhex(salt) + canonical(orders)).hexdigest()
-
-
 # --- opening ---------------------------------------------------------------------
 
 
@@ -97,27 +91,10 @@ def submit(state: State, seat: int, command: dict[str, Any], rules: ModuleType, 
             "rule/deadline_passed", f"the deadline of round {current['round']} has passed", {}
         )
     orders = rules.check_orders(state["rules"], seat, command.get("orders"))
-    seq = state["seq"] + 1
-    salt = rng.hex(f"orders/{seq}")
-    sealed = commitment(salt, orders)
-    number = current["round"]
     previous = current["submitted"][seat]
-    events = [
-        event(
-            "OrdersSubmitted",
-            {"round": number, "seat": seat, "orders": orders, "salt": salt},
-            to=[seat],
-        ),
-        event(
-            "OrdersCommitted",
-            {
-                "round": number,
-                "seat": seat,
-                "commitment": sealed,
-                "replaces": previous["seq"] if previous else None,
-            },
-        ),
-    ]
+    number = current["round"]
+    replaces = previous["seq"] if previous else None
+    events = sealed.sealed(seat, number, orders, state["seq"] + 1, rng, replaces)
     if all(s is not None or i == seat for i, s in enumerate(current["submitted"])):
         events.append(event("RoundClosed", {"round": number, "why": "all_submitted"}))
     return events
@@ -202,16 +179,7 @@ def reveals_each_round(rules: ModuleType) -> bool:
 
 
 def _revealed(number: int, seat: int, submitted: State) -> Event:
-    return event(
-        "OrdersRevealed",
-        {
-            "round": number,
-            "seat": seat,
-            "seq": submitted["seq"],
-            "orders": submitted["orders"],
-            "salt": submitted["salt"],
-        },
-    )
+    return sealed.revealed(number, seat, submitted["seq"], submitted["orders"], submitted["salt"])
 
 
 def final_reveals(state: State) -> list[Event]:
