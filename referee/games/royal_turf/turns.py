@@ -15,7 +15,7 @@ from ...engine.events import Event, event
 from ...engine.rng import Rng
 from ...engine.sealed import seal
 from .cards import value
-from .data import DIE, HORSES, PLACES, RACES
+from .data import DIE, HIDDEN_BETS_CHIPS, HORSES, PLACES, RACES
 from .payouts import race_lines, settle
 from .state import BETTING, RACING, apply, betting_rounds, next_seat, prepare, sealed_round
 from .track import crossed, rearmost, running, stop, takes_pace_chip
@@ -23,12 +23,13 @@ from .views import unrevealed
 
 State = dict[str, Any]
 HORSE_FIELD = {"type": "string", "enum": HORSES}
+CHIP_VALUES = sorted(set(HIDDEN_BETS_CHIPS))
 
 COMMANDS: dict[str, Any] = {
     "place_bet": {
         "description": "Put one of your betting chips on a horse you have not backed this "
         "race (with Hidden Bets the chip's value is sealed until the race ends).",
-        "fields": {"horse": HORSE_FIELD, "chip": {"type": "integer", "enum": [0, 1, 2]}},
+        "fields": {"horse": HORSE_FIELD, "chip": {"type": "integer", "enum": CHIP_VALUES}},
     },
     "move_horse": {
         "description": "Move a horse whose card is face up by its card's value for the "
@@ -90,7 +91,7 @@ def _bet(state: State, seat: int, horse: str, command: dict[str, Any], rng: Rng)
         raise RuleViolation("rule/not_betting", "bets are placed before the race, not now")
     # command-specific checks: a chip the player holds, on a horse not yet backed
     chip = command.get("chip")
-    if not isinstance(chip, int) or isinstance(chip, bool):
+    if not isinstance(chip, int) or isinstance(chip, bool) or chip not in CHIP_VALUES:
         raise BadRequest("command/invalid", "chip must be 0, 1 or 2", {"field": "chip"})
     if chip not in state["chips"][seat]:
         raise RuleViolation(
