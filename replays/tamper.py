@@ -6,7 +6,9 @@ a careless hand would; the line stays JSON), the same edit with the hash chain
 recomputed (as a forger would), lines that are no longer JSON, deleted, swapped and
 appended events, sealed orders whose reveal or commitment does not match, random
 outcomes that do not follow from the seed, a revealed seed that does not match its
-commitment. Field edits are made on a spread of events (every one in a short log).
+commitment. Field edits are made on a spread of events (every one in a short log), and
+drawn outcomes redrawn at a spread of each type's events (a game of dice has hundreds of
+rolls).
 
 What verification must report (replays/verify.py checks the chain, the first event, the
 seed, then seals and rules, naming the lower seq of those two), and why:
@@ -72,7 +74,13 @@ DRAWN = {
     "ActionCardsDealt": "cards",
     "ActionCardsSetAside": "cards",
     "MovementsDrawn": "movements",
+    "CardsDealt": "cards",
+    "FirstPlayerChosen": "seat",
+    "DieRolled": "face",
 }
+# a single drawn value is drawn otherwise among the payload entry that lists the choices,
+# else among the values it takes in the log's other events of its type (the faces rolled)
+CHOICES = {"FirstPlayerChosen": "among"}
 # (byte of the line, new byte): its "{", the ":" after "actor" (the first key), its "}",
 # and a byte that is not UTF-8
 BROKEN_JSON = ((0, b"["), (8, b";"), (-1, b"]"), (1, b"\xff"))
@@ -108,7 +116,8 @@ class Damage:
 
 def damages(events: list[Event], *, sample: int = SAMPLE, sealed: int = SEALED) -> Iterator[Damage]:
     """Every kind of damage to a valid log: field edits, deletions and swaps at `sample`
-    events spread over it, `sealed` of each kind of sealed-order damage."""
+    events spread over it, `sealed` of each kind of sealed-order damage, `sample` drawn
+    outcomes of each type."""
     picked = spread([e["seq"] for e in events], sample)
     yield from _flips(events, picked)
     yield from _forgeries(events, picked)
@@ -117,7 +126,7 @@ def damages(events: list[Event], *, sample: int = SAMPLE, sealed: int = SEALED) 
     yield from _swaps(events, picked)
     yield from _appended(events)
     yield from _sealed_orders(events, sealed)
-    yield from _outcomes(events)
+    yield from _outcomes(events, sample)
     yield from _seed(events)
 
 
@@ -399,23 +408,38 @@ def _filled(orders: dict[str, Any]) -> tuple[dict[str, Any], Path]:
     return {**orders, key: 0}, (key,)
 
 
-def _outcomes(events: list[Event]) -> Iterator[Damage]:
-    """Each drawn outcome (a deal, a line-up, movement values) drawn otherwise."""
-    for event in events:
-        entry = DRAWN.get(event["type"])
-        other = redrawn(event["payload"][entry]) if entry else None
-        if other is None:
-            continue
-        seq = event["seq"]
-        log = _forged(events, seq, "payload", {**event["payload"], entry: other})
+def _outcomes(events: list[Event], count: int) -> Iterator[Damage]:
+    """Drawn outcomes (a deal, a line-up, movement values, a roll, a first player) drawn
+    otherwise: of each type, `count` of those that could have been drawn otherwise,
+    spread over the log."""
+    redraws: dict[int, Any] = {}
+    for kind, entry in DRAWN.items():
+        found = [e for e in events if e["type"] == kind]
+        seen = [e["payload"][entry] for e in found]
+        others = [(e["seq"], redrawn(e["payload"][entry], _choices(e, seen))) for e in found]
+        redraws.update(spread([(s, o) for s, o in others if o is not None], count))
+    for seq in sorted(redraws):
+        event = events[seq - 1]
+        entry = DRAWN[event["type"]]
+        log = _forged(events, seq, "payload", {**event["payload"], entry: redraws[seq]})
         what = _where(events, seq, "payload", (entry,)) + " drawn otherwise"
         yield Damage("outcome/not-from-seed", what, dumps(log), seq, "rules/derived")
 
 
-def redrawn(drawn: Any) -> Any:
+def _choices(event: Event, seen: list[Any]) -> list[Any]:
+    """What a single outcome was drawn among: its payload's list, else the values seen."""
+    listed = CHOICES.get(event["type"])
+    return event["payload"][listed] if listed else seen
+
+
+def redrawn(drawn: Any, choices: list[Any] | None = None) -> Any:
     """Another outcome of the same draw: a sorted hand with a card changed for the next,
     a shuffled order with two neighbours swapped, the values of two keys swapped (in the
-    first key's entry if they are dicts); None for a draw of one kind only."""
+    first key's entry if they are dicts), a single value (a seat, a face) the first other
+    one of the `choices`; None for a draw of one kind only."""
+    if isinstance(drawn, str | int):
+        others = sorted({c for c in choices or () if c != drawn})
+        return others[0] if others else None
     if isinstance(drawn, dict):
         if all(isinstance(v, dict) for v in drawn.values()):
             first = min(drawn)

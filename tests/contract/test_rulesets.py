@@ -25,11 +25,18 @@ def seats_for(rules, i: int) -> list[str]:
     return [f"p{s}" for s in range(count)]
 
 
-def bot_game(ruleset: str, i: int, *, check=None):
-    """A seeded random-bot game: (records, states after each batch, commands)."""
-    seed = f"contract/{ruleset}/{i}"
+def seed_for(ruleset: str, i: int, options: dict | None = None) -> str:
+    """The seed of bot game i; games with options given have the options in theirs."""
+    if not options:
+        return f"contract/{ruleset}/{i}"
+    return f"contract/{ruleset}/{canonical(options).decode()}/{i}"
+
+
+def bot_game(ruleset: str, i: int, *, options: dict | None = None, check=None):
+    """A seeded random-bot game: (records, final state, commands)."""
+    seed = seed_for(ruleset, i, options)
     players = seats_for(registry.get(ruleset), i)
-    records = game.create(ruleset, players, {}, seed, now=T0)
+    records = game.create(ruleset, players, options or {}, seed, now=T0)
     state, bot, commands = game.fold(records), Rng(f"bot:{seed}"), []
     for turn in range(20_000):
         if game.is_over(state):
@@ -69,13 +76,20 @@ def test_fold_of_the_log_equals_the_state_built_step_by_step(ruleset):
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_same_seed_and_commands_give_byte_identical_records(ruleset):
     for i, (records, _, commands) in enumerate(corpus(ruleset)[:50]):
-        seed = f"contract/{ruleset}/{i}"
-        again = game.create(ruleset, seats_for(registry.get(ruleset), i), {}, seed, now=T0)
-        state = game.fold(again)
-        for seat, command in commands:
-            batch = game.execute(state, seat, command, seed)
-            again, state = again + batch, game.fold(batch, state)
+        again = replayed(ruleset, i, commands)
         assert b"".join(map(canonical, again)) == b"".join(map(canonical, records))
+
+
+def replayed(ruleset: str, i: int, commands, options: dict | None = None) -> list:
+    """Bot game i created again and the same commands executed: its records."""
+    seed = seed_for(ruleset, i, options)
+    players = seats_for(registry.get(ruleset), i)
+    again = game.create(ruleset, players, options or {}, seed, now=T0)
+    state = game.fold(again)
+    for seat, command in commands:
+        batch = game.execute(state, seat, command, seed)
+        again, state = again + batch, game.fold(batch, state)
+    return again
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -9,6 +9,8 @@ import pytest
 
 from referee.engine.fork import Batch, batches
 from referee.games.dark_horse.data import HOUSE_DECK, RANK_POINTS
+from referee.games.royal_turf.cards import horse_of
+from referee.games.royal_turf.data import HOUSE_PAYOUTS, PLACES
 from replays.log import Event, parse
 from replays.scenarios import CORPUS, Scenario, play, scenarios
 
@@ -389,6 +391,181 @@ def check_abandoned(events: list[Event]) -> None:
     )
 
 
+# --- royal-turf ----------------------------------------------------------------------
+
+
+def bets_by_race(events: list[Event]) -> dict[int, list[dict[str, Any]]]:
+    """Each race's bets (seat, horse, chip), the chips of sealed ones read from their
+    reveals (a sealed bet's OrdersSubmitted is two events before its BetPlaced)."""
+    revealed = {p["seq"]: p["orders"]["chip"] for p in of_type(events, "OrdersRevealed")}
+    found: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        if e["type"] == "BetPlaced":
+            p = e["payload"]
+            chip = p["chip"] if "chip" in p else revealed[e["seq"] - 2]
+            found.setdefault(p["race"], []).append({**p, "chip": chip})
+    return found
+
+
+def check_race_payments(events: list[Event]) -> None:
+    """Every race paid as the house table says, worked out here from the bets: 1st-3rd
+    by the bets (or, with Alternative Payouts, the chips) on the horse, one amount per bet
+    (per chip); 100 a bet for the pace chip; 100 a bet for last place, taken after the
+    gains and never below 0; race 3 doubled; a 0-chip paid and charged nothing."""
+    created = one(events, "GameCreated")
+    alternative = created["options"]["alternative_payouts"]
+    money = [created["options"]["starting_money"]] * len(created["players"])
+    bets, ended = bets_by_race(events), {p["race"]: p for p in of_type(events, "RaceEnded")}
+    paid = of_type(events, "RacePaid")
+    assert [p["multiplier"] for p in paid] == [1, 1, 2]
+    for race in paid:
+        end, double = ended[race["race"]], race["multiplier"]
+        counted = [b for b in bets[race["race"]] if b["chip"] > 0]
+        gains, dues = [], []
+        for place, horse in zip(PLACES, end["placings"], strict=True):
+            on = [b for b in counted if b["horse"] == horse]
+            column = len(on) if alternative else sum(b["chip"] for b in on)
+            for b in on:
+                rate = HOUSE_PAYOUTS[place][min(column, 6) - 1]
+                amount = rate * (1 if alternative else b["chip"]) * double
+                gains.append((b["seat"], horse, place, amount))
+        for b in counted:
+            if b["horse"] == end["pace_chip"]:
+                gains.append((b["seat"], b["horse"], "pace", 100 * b["chip"] * double))
+            if b["horse"] == end["last"]:
+                dues.append((b["seat"], b["horse"], "last", 100 * b["chip"] * double))
+        lines = race["lines"]
+        assert sorted(
+            (x["seat"], x["horse"], x["for"], x["amount"]) for x in lines if "due" not in x
+        ) == sorted(gains)
+        assert sorted(
+            (x["seat"], x["horse"], x["for"], x["due"]) for x in lines if "due" in x
+        ) == sorted(dues)
+        for seat, _, _, amount in gains:
+            money[seat] += amount
+        for line in (x for x in lines if "due" in x):
+            taken = min(money[line["seat"]], line["due"])
+            assert line["amount"] == -taken
+            money[line["seat"]] -= taken
+        assert race["money"] == money and min(money) >= 0
+
+
+def walk_races(events: list[Event]) -> list[tuple[Event, dict[str, int], dict[str, int]]]:
+    """Each HorseMoved and RaceEnded with the running horses' spaces before it and the
+    move at which each last arrived somewhere (0: still on the starting line)."""
+    walked = []
+    spaces: dict[str, int] = {}
+    arrived: dict[str, int] = {}
+    moves = 0
+    for e in events:
+        p = e["payload"]
+        if e["type"] == "CardsDealt":
+            spaces, arrived = dict.fromkeys(p["cards"], 0), dict.fromkeys(p["cards"], 0)
+        elif e["type"] in ("HorseMoved", "RaceEnded"):
+            walked.append((e, dict(spaces), dict(arrived)))
+        if e["type"] == "HorseMoved":
+            moves += 1
+            spaces[p["horse"]] = p["to"]
+            if p["to"] != p["from"]:
+                arrived[p["horse"]] = moves
+        elif e["type"] == "HorseFinished":
+            del spaces[p["horse"]]
+    return walked
+
+
+def check_blocked_and_penalty_floor(events: list[Event]) -> None:
+    check_race_payments(events)
+    # blocked: every space from the next one to the destination is taken, so the horse
+    # stays; its card still turns face down (it moves again only after CardsTurnedUp)
+    walked = walk_races(events)
+    blocked = [
+        (e, spaces)
+        for e, spaces, _ in walked
+        if e["type"] == "HorseMoved"
+        and e["payload"]["steps"] > 0
+        and e["payload"]["to"] == e["payload"]["from"]
+    ]
+    assert blocked
+    for e, spaces in blocked:
+        p = e["payload"]
+        taken = {s for h, s in spaces.items() if h != p["horse"]}
+        assert set(range(p["from"] + 1, p["from"] + p["steps"] + 1)) <= taken
+        later = [
+            x
+            for x in events[e["seq"] :]
+            if x["type"] in ("HorseMoved", "CardsTurnedUp", "RaceEnded")
+        ]
+        upto = next(i for i, x in enumerate(later) if x["type"] != "HorseMoved")
+        assert p["horse"] not in [x["payload"]["horse"] for x in later[:upto]]
+    # Ann owes 200 with nothing and pays 0; Ben owes 200 with 150 won and pays 150
+    first = of_type(events, "RacePaid")[0]
+    penalties = {x["seat"]: (x["due"], x["amount"]) for x in first["lines"] if x["for"] == "last"}
+    assert penalties == {0: (200, 0), 1: (200, -150)}
+    assert first["money"] == [0, 0, 1400]
+
+
+def check_hidden_bets_bluff(events: list[Event]) -> None:
+    check_race_payments(events)
+    players = len(one(events, "GameCreated")["players"])
+    # every chip sealed: the seat's own OrdersSubmitted, the public commitment, a
+    # chipless BetPlaced; four bets a seat a race; revealed after the race, before pay
+    for e in (x for x in events if x["type"] == "BetPlaced"):
+        submitted, committed = events[e["seq"] - 3], events[e["seq"] - 2]
+        assert "chip" not in e["payload"]
+        assert submitted["type"] == "OrdersSubmitted"
+        assert submitted["visibility"] == [e["payload"]["seat"]]
+        assert committed["type"] == "OrdersCommitted" and committed["visibility"] == "public"
+    bets = bets_by_race(events)
+    assert [len(bets[race]) for race in (1, 2, 3)] == [4 * players] * 3
+    kinds = [e["type"] for e in events]
+    for end in (i for i, kind in enumerate(kinds) if kind == "RaceEnded"):
+        assert kinds[end + 1 : end + 1 + 4 * players] == ["OrdersRevealed"] * 4 * players
+        assert kinds[end + 1 + 4 * players] == "RacePaid"
+    # race 1: Ann's 0-chip on the winner and Ben's on the last horse pay and cost nothing
+    ended, paid = of_type(events, "RaceEnded")[0], of_type(events, "RacePaid")[0]
+    winner, last = ended["placings"][0], ended["last"]
+    zeros = {(b["seat"], b["horse"]) for b in bets[1] if b["chip"] == 0}
+    assert {(0, winner), (1, last)} <= zeros
+    lines = {(x["seat"], x["horse"]) for x in paid["lines"]}
+    assert (0, winner) not in lines and (1, last) not in lines
+    assert (1, winner) in lines and (2, winner) in lines and (2, last) in lines
+    # Royal Turf Cards: each gate gets a card of its own horse; cards of a horse that
+    # already has one are set aside
+    deals = of_type(events, "CardsDealt")
+    assert [len(d["set_aside"]) for d in deals] == [6, 1, 0]
+    for deal in deals:
+        assert all(horse_of(card) == horse for horse, card in deal["cards"].items())
+        seen: set[str] = set()
+        for card in deal["drawn"]:
+            assert (card in deal["set_aside"]) == (horse_of(card) in seen)
+            seen.add(horse_of(card))
+
+
+def check_richest_tie(events: list[Event]) -> None:
+    check_race_payments(events)
+    money = of_type(events, "RacePaid")[0]["money"]
+    assert money[0] == money[1] > money[2]
+    chosen = of_type(events, "FirstPlayerChosen")
+    assert [(c["among"], c["seat"]) for c in chosen[1:]] == [([0, 1], 1), ([0, 1], 0)]
+    result = outcome(events)
+    assert result["winners"] == [0, 1] and result["ranks"] == [1, 1, 3]
+    # Crowded Field: race 3's last horse shares its space with a horse that got there first
+    _, spaces, arrived = [w for w in walk_races(events) if w[0]["type"] == "RaceEnded"][2]
+    last = of_type(events, "RaceEnded")[2]["last"]
+    mates = [h for h, s in spaces.items() if h != last and s == spaces[last]]
+    assert mates and spaces[last] > 0
+    assert all(arrived[h] < arrived[last] for h in mates)
+    assert spaces[last] == min(spaces.values())
+
+
+def check_royal_turf_dispute_kept(events: list[Event]) -> None:
+    check_dispute_kept(events)
+    check_race_payments(events)
+    amendment = one(events, "DisputeOpened")["amendment"]
+    assert amendment == {"kind": "drop", "seq": 4}
+    assert events[3]["type"] == "OrdersSubmitted" and events[3]["command"]["type"] == "place_bet"
+
+
 EDGE_CASES: dict[str, Callable[[list[Event]], None]] = {
     "blackout-middle-scenario-abandoned": check_abandoned,
     "galloping-horse-scenario-food-runs-out": check_food_runs_out,
@@ -404,4 +581,8 @@ EDGE_CASES: dict[str, Callable[[list[Event]], None]] = {
     "blackout-middle-scenario-trades": check_trades,
     "blackout-middle-scenario-awards-tol-choice": check_awards_tol_choice,
     "blackout-middle-scenario-dispute-kept": check_blackout_dispute_kept,
+    "royal-turf-scenario-blocked-and-penalty-floor": check_blocked_and_penalty_floor,
+    "royal-turf-scenario-hidden-bets-bluff": check_hidden_bets_bluff,
+    "royal-turf-scenario-richest-tie": check_richest_tie,
+    "royal-turf-scenario-dispute-kept": check_royal_turf_dispute_kept,
 }
