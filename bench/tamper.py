@@ -7,7 +7,7 @@ logs it accepted. Exits 1 if any figure is below 100%.
 
 Field edits, deletions and swaps are made at `--sample` events spread over each log,
 sealed-order damages at `--sealed` of each kind; the logs are verified in `--workers`
-processes (about 30 s on 2 cores with the defaults, the bot games included).
+processes (about 90 s on 2 cores with the defaults, the bot games included).
 """
 
 import argparse
