@@ -40,23 +40,30 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
         turn=None,
         betting_round=0,
         chips=[[] for _ in range(seats)],
-        bets=[],
         sealed={},
         cards={},
-        face_down=[],
-        spaces={h: 0 for h in HORSES},
-        arrived={h: 0 for h in HORSES},
-        moves=0,
-        die=None,
-        pace_chip=None,
-        placings=[],
-        last_place=None,
+        **_new_race(),
         money=[options["starting_money"]] * seats,
         placed_bets=[0] * seats,
         results=[],
     )
     state["deck"] = first_deck(state)
     return state
+
+
+def _new_race() -> State:
+    """What every race starts from: horses on the line, cards up, no bets, no places."""
+    return {
+        "bets": [],
+        "face_down": [],
+        "spaces": {h: 0 for h in HORSES},
+        "arrived": {h: 0 for h in HORSES},
+        "moves": 0,
+        "die": None,
+        "pace_chip": None,
+        "placings": [],
+        "last_place": None,
+    }
 
 
 def setup(state: State, rng: Rng) -> list[Event]:
@@ -109,15 +116,7 @@ def _dealt(state: State, p: Payload, seq: int) -> None:
         race=p["race"],
         cards=p["cards"],
         deck=[c for c in state["deck"] if c not in used],
-        face_down=[],
-        spaces={h: 0 for h in HORSES},
-        arrived={h: 0 for h in HORSES},
-        moves=0,
-        die=None,
-        pace_chip=None,
-        placings=[],
-        last_place=None,
-        bets=[],
+        **_new_race(),
     )
 
 
