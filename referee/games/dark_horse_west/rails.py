@@ -1,0 +1,208 @@
+"""Rails, access and city scoring for Dark Horse West: pure functions over plain data.
+
+The rule text's "PLACING CITIES, TOWNS, AND RAILS" and "City Scoring Example", as decided in
+docs/rules/dark-horse-west.md ("Rails, access and city scoring"). Data shapes, every key
+spelled as hexes.py spells it:
+
+- `rails`: the edges ("q1,r1|q2,r2") that carry a rail, as a list, set or the keys of a
+  dict; at most one rail per edge, and rails belong to nobody;
+- `cities`, `towns`: {hex key ("q,r"): seat}, who owns the city or town on each hex;
+- a seat is an int; `players` is the number of players (two players leave the blue area
+  out of bounds for cities and towns; rails may cross it).
+
+A rail touches a hex when one of its two end vertices is a corner of that hex: the two hexes
+it separates and the two at its ends. Rails join where they share a vertex; a rail network
+is a group of rails joined that way. Every result is a sorted list (or a dict with sorted
+keys), whatever the order of the input, so nothing depends on set or dict order. A key
+that is not spelled as hexes.py spells it raises ValueError. City and town sites are
+non-resource and resource hexes of the map, in bounds for `players`, never occupied.
+"""
+
+from collections.abc import Collection, Mapping
+from functools import lru_cache
+
+from .hexes import (
+    HEXES,
+    distance,
+    edge_ends,
+    edge_on_map,
+    hex_key,
+    in_bounds,
+    on_map,
+    parse_hex,
+    parse_vertex,
+    sides,
+    vertex_edges,
+    vertices,
+)
+
+Rails = Collection[str]
+Owners = Mapping[str, int]
+
+INITIAL_CITY_GAP = 3  # setup: at least two empty hexes between cities
+CITY_GAP = 2  # once the game starts: at least one empty hex between cities
+
+# An edge always has the same two ends: remembering them (the map has 211 edges) keeps the
+# searches quick. Only keys that parse are remembered, so the cache holds map edges.
+_ends = lru_cache(maxsize=1024)(edge_ends)
+
+
+def rail_networks(rails: Rails) -> list[list[str]]:
+    """The rail networks: the rails grouped by shared vertices, each group sorted."""
+    at = _rails_at(rails)
+    seen: set[str] = set()
+    networks = []
+    for rail in sorted(set(rails)):
+        if rail not in seen:
+            network = {r for v in _joined(set(_ends(rail)), at) for r in at[v]}
+            seen |= network
+            networks.append(sorted(network))
+    return networks
+
+
+def network_vertices(network: Rails) -> list[str]:
+    """The vertices the rails of a network join."""
+    return sorted({v for rail in network for v in _ends(rail)})
+
+
+def touched_hexes(network: Rails) -> list[str]:
+    """The map hexes a rail of the network touches (one of its ends is their corner)."""
+    return sorted({h for v in network_vertices(network) for h in _hexes_at(v)})
+
+
+def reached_vertices(seat: int, rails: Rails, cities: Owners, towns: Owners) -> list[str]:
+    """The corners of the seat's city and town hexes and every vertex rails join to them."""
+    own = _owned(seat, cities) + _owned(seat, towns)
+    return sorted(_joined(_corners(own), _rails_at(rails)))
+
+
+def may_place_rail(edge: str, seat: int, rails: Rails, cities: Owners, towns: Owners) -> bool:
+    """Whether the seat may lay a rail on the edge: on the map, free, and one end reached."""
+    if not edge_on_map(edge) or edge in rails:
+        return False
+    reached = set(reached_vertices(seat, rails, cities, towns))
+    return any(v in reached for v in _ends(edge))
+
+
+def rail_sites(seat: int, rails: Rails, cities: Owners, towns: Owners) -> list[str]:
+    """Every edge where the seat may lay a rail now."""
+    reached = reached_vertices(seat, rails, cities, towns)
+    edges = {e for v in reached for e in vertex_edges(v)}
+    return sorted(e for e in edges if edge_on_map(e) and e not in rails)
+
+
+def access(seat: int, rails: Rails, cities: Owners) -> list[str]:
+    """The hexes around the seat's cities or touched by rails connected to one of them."""
+    own = _owned(seat, cities)
+    # a city's corners are corners of exactly the hexes around it
+    joined = _joined(_corners(own), _rails_at(rails))
+    return sorted({h for v in joined for h in _hexes_at(v)} - set(own))
+
+
+def town_sites(
+    seat: int, rails: Rails, cities: Owners, towns: Owners, *, players: int
+) -> list[str]:
+    """The empty, in-bounds resource hexes where the seat may build a town."""
+    return [
+        h
+        for h in access(seat, rails, cities)
+        if _is_resource(h) and h not in towns and in_bounds(parse_hex(h), players=players)
+    ]
+
+
+def visible_tiles(seat: int, rails: Rails, cities: Owners, face_down: Collection[str]) -> list[str]:
+    """The face-down tiles the seat may look at: those on hexes it has access to."""
+    return [h for h in access(seat, rails, cities) if h in face_down]
+
+
+def initial_city_sites(cities: Owners, *, players: int, safe_zone_only: bool = False) -> list[str]:
+    """Setup's city sites: two empty hexes from every city (Wild Frontiers: a Safe Zone)."""
+    return [
+        h
+        for h in _free_city_hexes(cities, INITIAL_CITY_GAP, players)
+        if not safe_zone_only or HEXES[parse_hex(h)]["safe_zone"]
+    ]
+
+
+def city_sites(seat: int, rails: Rails, cities: Owners, *, players: int) -> list[str]:
+    """New city sites: an empty hex from every city, a rail from the seat's city on a side."""
+    at = _rails_at(rails)
+    connected = {r for v in _joined(_corners(_owned(seat, cities)), at) for r in at.get(v, [])}
+    return [
+        h
+        for h in _free_city_hexes(cities, CITY_GAP, players)
+        if connected.intersection(sides(parse_hex(h)))
+    ]
+
+
+def connected_towns(city: str, rails: Rails, cities: Owners, towns: Owners) -> list[str]:
+    """The owner's towns that one rail network touches together with the city."""
+    at = _rails_at(rails)
+    # only vertices some rail ends at: neighbouring hexes alone do not connect
+    on_rails = [v for v in _joined(_corners([city]), at) if v in at]
+    reach = {h for v in on_rails for h in _hexes_at(v)}
+    return [t for t in _owned(cities[city], towns) if t in reach]
+
+
+def city_points(rails: Rails, cities: Owners, towns: Owners) -> dict[str, int]:
+    """Each city's victory points: the towns of its owner connected to it by rails."""
+    return {c: len(connected_towns(c, rails, cities, towns)) for c in sorted(cities)}
+
+
+def city_scores(rails: Rails, cities: Owners, towns: Owners) -> dict[int, int]:
+    """Each seat's victory points from its cities (0 for a seat with towns but no city)."""
+    points = city_points(rails, cities, towns)
+    seats = sorted(set(cities.values()) | set(towns.values()))
+    return {s: sum(p for c, p in points.items() if cities[c] == s) for s in seats}
+
+
+def _owned(seat: int, pieces: Owners) -> list[str]:
+    """The hexes of a seat's cities (or towns), sorted."""
+    return sorted(h for h, owner in pieces.items() if owner == seat)
+
+
+def _rails_at(rails: Rails) -> dict[str, list[str]]:
+    """For each vertex, the rails ending there."""
+    at: dict[str, list[str]] = {}
+    for rail in sorted(set(rails)):
+        for v in _ends(rail):
+            at.setdefault(v, []).append(rail)
+    return at
+
+
+def _joined(start: set[str], at: dict[str, list[str]]) -> set[str]:
+    """The start vertices and every vertex joined to one of them through rails."""
+    joined, todo = set(start), list(start)
+    while todo:
+        for rail in at.get(todo.pop(), []):
+            fresh = [v for v in _ends(rail) if v not in joined]
+            joined.update(fresh)
+            todo += fresh
+    return joined
+
+
+def _corners(hexes: list[str]) -> set[str]:
+    """The vertices of the hexes."""
+    return {v for h in hexes for v in vertices(parse_hex(h))}
+
+
+def _hexes_at(vertex: str) -> list[str]:
+    """The map hexes that have this vertex as a corner."""
+    return [hex_key(h) for h in parse_vertex(vertex) if on_map(h)]
+
+
+def _is_resource(h: str) -> bool:
+    """Whether a town may stand on the hex: a tile spot or printed food or wood."""
+    return bool(HEXES[parse_hex(h)]["kind"] != "non_resource")
+
+
+def _free_city_hexes(cities: Owners, gap: int, players: int) -> list[str]:
+    """The in-bounds non-resource hexes at least `gap` from every city."""
+    taken = [parse_hex(c) for c in cities]
+    return sorted(
+        hex_key(h)
+        for h, cell in HEXES.items()
+        if cell["kind"] == "non_resource"
+        and in_bounds(h, players=players)
+        and all(distance(h, c) >= gap for c in taken)
+    )
