@@ -12,6 +12,7 @@ from ..engine.errors import BadRequest, RuleViolation
 from ..engine.events import Event, deal, event
 from ..engine.outcome import ranked
 from ..engine.rng import Rng
+from ._checks import invalid, is_int
 from ._data import load
 
 DATA = load("galloping_horse.json")
@@ -44,25 +45,13 @@ def check_options(options: dict[str, Any]) -> None:
         or not all(isinstance(h, str) for h in line_up)
         or sorted(line_up) != sorted(HORSES)
     ):
-        raise BadRequest(
-            "options/invalid",
-            f"line_up must list each of {', '.join(HORSES)} once",
-            {"field": "options.line_up"},
-        )
+        raise invalid("line_up", f"line_up must list each of {', '.join(HORSES)} once")
     first = options["first_seat"]
-    if not isinstance(first, int) or isinstance(first, bool) or first not in range(MAX_PLAYERS):
-        raise BadRequest(
-            "options/invalid",
-            "first_seat must be a seat number 0-3",
-            {"field": "options.first_seat"},
-        )
+    if not is_int(first) or first not in range(MAX_PLAYERS):
+        raise invalid("first_seat", "first_seat must be a seat number 0-3")
     food = options["food_cards"]
-    if not isinstance(food, int) or isinstance(food, bool) or not 0 <= food <= 1000:
-        raise BadRequest(
-            "options/invalid",
-            "food_cards must be an integer 0-1000",
-            {"field": "options.food_cards"},
-        )
+    if not is_int(food) or not 0 <= food <= 1000:
+        raise invalid("food_cards", "food_cards must be an integer 0-1000")
 
 
 def initial(players: list[str], options: dict[str, Any]) -> State:

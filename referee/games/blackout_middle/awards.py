@@ -8,7 +8,7 @@ from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
 from ...engine.outcome import ranked
 from ...engine.rng import Rng
-from .options import is_int
+from .._checks import is_int
 from .race import final_order
 from .scoring import (
     chip_points,

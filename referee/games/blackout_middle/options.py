@@ -1,16 +1,11 @@
 """The options of a Blackout Middle game, their defaults (from the data file) and checks."""
 
-from typing import Any, TypeGuard
+from typing import Any
 
-from ...engine.errors import BadRequest
+from .._checks import invalid, is_int
 from .data import DEFAULT_OPTIONS, OPTION_RANGES, ROUND10_UTILITY_FORMULAS
 
 OPTIONS: dict[str, Any] = dict(DEFAULT_OPTIONS)
-
-
-def is_int(value: Any) -> TypeGuard[int]:
-    """An integer that is not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_options(options: dict[str, Any]) -> None:
@@ -22,11 +17,6 @@ def check_options(options: dict[str, Any]) -> None:
     if options["round10_utility"] not in ROUND10_UTILITY_FORMULAS:
         known = ", ".join(ROUND10_UTILITY_FORMULAS)
         raise invalid("round10_utility", f"round10_utility must be one of: {known}")
-
-
-def invalid(name: str, message: str) -> BadRequest:
-    """The error for a bad option value."""
-    return BadRequest("options/invalid", message, {"field": f"options.{name}"})
 
 
 def round10_points(formula: str, copies: int) -> int:

@@ -10,8 +10,8 @@ and how it normalizes them. Whether they fit the rules is judged at resolution (
 from typing import Any
 
 from ...engine.errors import BadRequest
+from .._checks import is_int
 from .data import KINDS, ORDERS_CAPS
-from .options import is_int
 
 Orders = dict[str, Any]
 ORDER_PARTS = ("ability", "spectate", "bets")

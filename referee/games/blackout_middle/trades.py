@@ -9,8 +9,8 @@ from typing import Any
 
 from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
+from .._checks import is_int
 from .data import HORSES, OPEN_OFFERS_PER_SEAT
-from .options import is_int
 from .scoring import purchase_cost
 from .state import OPEN
 

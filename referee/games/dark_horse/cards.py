@@ -7,9 +7,10 @@ An action is one of
     {"kind": "exchange"}
 """
 
-from typing import Any, TypeGuard
+from typing import Any
 
 from ...engine.events import Event, event
+from .._checks import is_int
 from .data import HORSES, RANKS, RIDER_FALL_OFF_RANK
 from .line import CHOICE, DIRECTIONS, destination, horse_at, moved
 
@@ -17,11 +18,6 @@ MOVE, RIDER_FALL_OFF, EXCHANGE = "move", "rider_fall_off", "exchange"
 MOVE_KEYS = {"kind", "targets", "steps", "direction"}
 
 Action = dict[str, Any]
-
-
-def is_int(value: Any) -> TypeGuard[int]:
-    """An integer that is not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_action(card: Any) -> bool:

@@ -2,8 +2,8 @@
 
 from typing import Any
 
-from ...engine.errors import BadRequest
-from .cards import is_action, is_int
+from .._checks import invalid, is_int
+from .cards import is_action
 from .data import RANK_POINTS, RANKS
 
 MAX_SEATS = 6
@@ -26,11 +26,6 @@ def check_options(options: dict[str, Any]) -> None:
     first = options["first_seat"]
     if not is_int(first) or not 0 <= first < MAX_SEATS:
         raise invalid("first_seat", f"first_seat must be a seat number 0-{MAX_SEATS - 1}")
-
-
-def invalid(name: str, message: str, **details: Any) -> BadRequest:
-    """The error for a bad option value."""
-    return BadRequest("options/invalid", message, {"field": f"options.{name}", **details})
 
 
 def _is_points(value: Any) -> bool:

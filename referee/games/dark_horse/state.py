@@ -5,9 +5,9 @@ from typing import Any
 
 from ...engine.events import MODERATOR, Event, deal, event
 from ...engine.rng import Rng
+from .._checks import invalid
 from .data import ACTION_CARDS_PER_PLAYER, BETTING_CARDS, BETTING_CARDS_PER_PLAYER, HOUSE_DECK
 from .line import moved, placed
-from .options import invalid
 
 State = dict[str, Any]
 Payload = dict[str, Any]

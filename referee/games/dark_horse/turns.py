@@ -5,6 +5,7 @@ from typing import Any
 from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
+from .._checks import is_int
 from . import cards
 from .data import HORSES, RANKS, TOKENS
 from .line import CHOICE, DIRECTIONS, SIDES
@@ -245,7 +246,7 @@ def _exchange_seat(state: State, choice: Any) -> int:
         message = 'exchange must be {"seat": your seat, "discard": horse} or {"seat": other seat}'
         raise BadRequest("command/invalid", message, {"field": "exchange"})
     target = choice.get("seat")
-    if not cards.is_int(target) or not 0 <= target < state["seats"]:
+    if not is_int(target) or not 0 <= target < state["seats"]:
         message = f"exchange.seat must be a seat number 0-{state['seats'] - 1}"
         raise BadRequest("command/invalid", message, {"field": "exchange.seat"})
     return target
@@ -294,14 +295,14 @@ def _only_fields(command: Command, allowed: set[str]) -> None:
 
 def _card(command: Command) -> int:
     card = command.get("card")
-    if not cards.is_int(card):
+    if not is_int(card):
         raise BadRequest("command/invalid", "card must be an action card number", {"field": "card"})
     return card
 
 
 def _horse(fields: Command, name: str, field: str | None = None) -> int:
     horse = fields.get(name)
-    if not cards.is_int(horse) or horse not in HORSES:
+    if not is_int(horse) or horse not in HORSES:
         message = f"{field or name} must be a horse number {HORSES[0]}-{HORSES[-1]}"
         raise BadRequest("command/invalid", message, {"field": field or name})
     return horse

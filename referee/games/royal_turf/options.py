@@ -3,7 +3,7 @@ may replace, with their checks."""
 
 from typing import Any
 
-from ...engine.errors import BadRequest
+from .._checks import invalid, is_int
 from .data import BET_COLUMNS, DATA, FACES, PLACES, RACES, ROYAL_TURF_CARDS
 
 TIEBREAKS = ("share", "most_bets")
@@ -44,16 +44,6 @@ def check_options(options: dict[str, Any]) -> None:
         _check_payouts(options["payouts"])
     if options["tiebreak"] not in TIEBREAKS:
         raise invalid("tiebreak", f"tiebreak must be one of {', '.join(TIEBREAKS)}")
-
-
-def invalid(name: str, message: str, **details: Any) -> BadRequest:
-    """The error for a bad option value."""
-    return BadRequest("options/invalid", message, {"field": f"options.{name}", **details})
-
-
-def is_int(value: Any) -> bool:
-    """An integer that is not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_track(options: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
 from ...engine.sealed import seal
+from .._checks import is_int
 from .cards import value
 from .data import DIE, HIDDEN_BETS_CHIPS, HORSES, PLACES, RACES
 from .payouts import race_lines, settle
@@ -91,7 +92,7 @@ def _bet(state: State, seat: int, horse: str, command: dict[str, Any], rng: Rng)
         raise RuleViolation("rule/not_betting", "bets are placed before the race, not now")
     # command-specific checks: a chip the player holds, on a horse not yet backed
     chip = command.get("chip")
-    if not isinstance(chip, int) or isinstance(chip, bool) or chip not in CHIP_VALUES:
+    if not is_int(chip) or chip not in CHIP_VALUES:
         raise BadRequest("command/invalid", "chip must be 0, 1 or 2", {"field": "chip"})
     if chip not in state["chips"][seat]:
         raise RuleViolation(
