@@ -227,7 +227,7 @@ def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
 def _unrevealed(state: State) -> list[Event]:
     """OrdersRevealed for the orders a ruleset in turns sealed and has not revealed."""
     unrevealed = getattr(rules_of(state), "unrevealed", None)
-    return unrevealed(state["rules"]) if unrevealed and "rounds" not in state else []
+    return unrevealed(state["rules"]) if unrevealed else []
 
 
 def _append(

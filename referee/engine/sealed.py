@@ -13,6 +13,7 @@ engine completes it here. Either way the log holds the same three events:
 """
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 from .canonical import canonical
@@ -38,12 +39,10 @@ def sealed(
 ) -> list[Event]:
     """OrdersSubmitted (at `seq`, seen by the seat) and OrdersCommitted (public)."""
     salt = rng.hex(f"orders/{seq}")
-    committed = {"round": number, "seat": seat, "commitment": commitment(salt, orders)}
+    who = {"round": number, "seat": seat}
     return [
-        event(
-            SUBMITTED, {"round": number, "seat": seat, "orders": orders, "salt": salt}, to=[seat]
-        ),
-        event(COMMITTED, {**committed, "replaces": replaces}),
+        event(SUBMITTED, {**who, "orders": orders, "salt": salt}, to=[seat]),
+        event(COMMITTED, {**who, "commitment": commitment(salt, orders), "replaces": replaces}),
     ]
 
 
@@ -64,3 +63,12 @@ def revealed(number: int, seat: int, seq: int, orders: Any, salt: str) -> Event:
     return event(
         REVEALED, {"round": number, "seat": seat, "seq": seq, "orders": orders, "salt": salt}
     )
+
+
+def reveals(pending: Iterable[dict[str, Any]]) -> list[Event]:
+    """The reveals of sealed orders kept as {round, seat, seq, orders, salt}, in the order
+    they were sealed."""
+    return [
+        revealed(s["round"], s["seat"], s["seq"], s["orders"], s["salt"])
+        for s in sorted(pending, key=lambda s: s["seq"])
+    ]

@@ -39,10 +39,7 @@ def _toy() -> types.ModuleType:
     toy.apply = _apply
     toy.view = lambda state, viewer: {"played": state["played"]}
     toy.outcome = lambda state: ranked([0] * state["seats"]) if _over(state) else None
-    toy.unrevealed = lambda state: [
-        sealed.revealed(s["round"], s["seat"], s["seq"], s["orders"], s["salt"])
-        for s in sorted(state["sealed"].values(), key=lambda s: s["seq"])
-    ]
+    toy.unrevealed = lambda state: sealed.reveals(state["sealed"].values())
     return toy
 
 

@@ -12,15 +12,15 @@ docs/rules/royal-turf.md.
 
 The package: data (numbers and house content from ../royal_turf.json), options, cards
 (decks and deals), track (where horses stop, last place, pace), payouts, state (initial,
-setup, apply), turns (to_move, legal, decide), scoring (outcome), views (view and the
-sealed bets still to reveal).
+setup, apply, and the sealed bets still to reveal), turns (to_move, legal, decide),
+scoring (outcome), views (view).
 """
 
 from .options import OPTIONS, check_options
 from .scoring import outcome
-from .state import apply, initial, setup
+from .state import apply, initial, setup, unrevealed
 from .turns import COMMANDS, decide, legal, to_move
-from .views import unrevealed, view
+from .views import view
 
 NAME = "royal-turf"
 VERSION = "1.0.0"

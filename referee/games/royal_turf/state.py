@@ -6,6 +6,7 @@ from typing import Any
 
 from ...engine.events import Event, event
 from ...engine.rng import Rng
+from ...engine.sealed import reveals
 from .cards import dealt, first_deck
 from .data import CHIPS, HIDDEN_BETS_CHIPS, HORSES, RACES
 from .options import VARIANTS
@@ -96,6 +97,11 @@ def sealed_round(state: State) -> int:
     """The number of the current betting round counted over the game (1, 2, ...): the
     round a sealed bet is committed under."""
     return (state["race"] - 1) * betting_rounds(state) + state["betting_round"]
+
+
+def unrevealed(state: State) -> list[Event]:
+    """OrdersRevealed for every sealed bet not yet revealed, in the order they were sealed."""
+    return reveals(state["sealed"].values())
 
 
 def next_seat(state: State, seat: int) -> int:

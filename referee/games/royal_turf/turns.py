@@ -18,9 +18,17 @@ from .._checks import is_int
 from .cards import value
 from .data import DIE, HIDDEN_BETS_CHIPS, HORSES, PLACES, RACES
 from .payouts import race_lines, settle
-from .state import BETTING, RACING, apply, betting_rounds, next_seat, prepare, sealed_round
+from .state import (
+    BETTING,
+    RACING,
+    apply,
+    betting_rounds,
+    next_seat,
+    prepare,
+    sealed_round,
+    unrevealed,
+)
 from .track import crossed, rearmost, running, stop, takes_pace_chip
-from .views import unrevealed
 
 State = dict[str, Any]
 HORSE_FIELD = {"type": "string", "enum": HORSES}

@@ -1,4 +1,4 @@
-"""What each viewer sees of a Royal Turf table, and the sealed bets still to reveal.
+"""What each viewer sees of a Royal Turf table.
 
 Everything on the table is public (cards, horses, the die, the pace chip, money, where
 every chip lies), except with Hidden Bets the value of a chip another player put down,
@@ -7,8 +7,7 @@ until the race ends; a seat sees its own chips and its commitment receipts.
 
 from typing import Any
 
-from ...engine.events import MODERATOR, Event
-from ...engine.sealed import revealed
+from ...engine.events import MODERATOR
 from .cards import spec
 from .data import HORSES
 
@@ -70,11 +69,3 @@ def _chips(state: State, seat: int, viewer: int | str | None, sees_all: bool) ->
     if not state["hidden_bets"] or sees_all or viewer == seat:
         return held
     return len(held)  # which chips are left would tell what was bet
-
-
-def unrevealed(state: State) -> list[Event]:
-    """OrdersRevealed for every sealed bet not yet revealed, in the order they were sealed."""
-    return [
-        revealed(s["round"], s["seat"], s["seq"], s["orders"], s["salt"])
-        for s in sorted(state["sealed"].values(), key=lambda s: s["seq"])
-    ]
