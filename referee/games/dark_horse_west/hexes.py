@@ -17,6 +17,7 @@ map) but never wholly outside it. The map, the two-player out-of-bounds area and
 tiles are house content, read from ../dark_horse_west_map.json.
 """
 
+from functools import lru_cache
 from typing import Any
 
 from .._data import load
@@ -108,6 +109,9 @@ def vertices(h: Hex) -> list[str]:
     return [vertex_key(h, around[i], around[(i + 1) % 6]) for i in range(6)]
 
 
+# an edge always has the same two ends: remembered (the map has 211 edges; only keys that
+# parse are kept), since the rail searches ask for them again and again
+@lru_cache(maxsize=1024)
 def edge_ends(edge: str) -> tuple[str, str]:
     """The two vertices a rail on this edge joins: where its hexes meet their two common
     neighbours."""

@@ -19,7 +19,6 @@ non-resource and resource hexes of the map, in bounds for `players`, never occup
 """
 
 from collections.abc import Collection, Mapping
-from functools import lru_cache
 
 from .hexes import (
     HEXES,
@@ -42,10 +41,6 @@ Owners = Mapping[str, int]
 INITIAL_CITY_GAP = 3  # setup: at least two empty hexes between cities
 CITY_GAP = 2  # once the game starts: at least one empty hex between cities
 
-# An edge always has the same two ends: remembering them (the map has 211 edges) keeps the
-# searches quick. Only keys that parse are remembered, so the cache holds map edges.
-_ends = lru_cache(maxsize=1024)(edge_ends)
-
 
 def rail_networks(rails: Rails) -> list[list[str]]:
     """The rail networks: the rails grouped by shared vertices, each group sorted."""
@@ -54,7 +49,7 @@ def rail_networks(rails: Rails) -> list[list[str]]:
     networks = []
     for rail in sorted(set(rails)):
         if rail not in seen:
-            network = {r for v in _joined(set(_ends(rail)), at) for r in at[v]}
+            network = {r for v in _joined(set(edge_ends(rail)), at) for r in at[v]}
             seen |= network
             networks.append(sorted(network))
     return networks
@@ -62,7 +57,7 @@ def rail_networks(rails: Rails) -> list[list[str]]:
 
 def network_vertices(network: Rails) -> list[str]:
     """The vertices the rails of a network join."""
-    return sorted({v for rail in network for v in _ends(rail)})
+    return sorted({v for rail in network for v in edge_ends(rail)})
 
 
 def touched_hexes(network: Rails) -> list[str]:
@@ -81,7 +76,7 @@ def may_place_rail(edge: str, seat: int, rails: Rails, cities: Owners, towns: Ow
     if not edge_on_map(edge) or edge in rails:
         return False
     reached = set(reached_vertices(seat, rails, cities, towns))
-    return any(v in reached for v in _ends(edge))
+    return any(v in reached for v in edge_ends(edge))
 
 
 def rail_sites(seat: int, rails: Rails, cities: Owners, towns: Owners) -> list[str]:
@@ -165,7 +160,7 @@ def _rails_at(rails: Rails) -> dict[str, list[str]]:
     """For each vertex, the rails ending there."""
     at: dict[str, list[str]] = {}
     for rail in sorted(set(rails)):
-        for v in _ends(rail):
+        for v in edge_ends(rail):
             at.setdefault(v, []).append(rail)
     return at
 
@@ -175,7 +170,7 @@ def _joined(start: set[str], at: dict[str, list[str]]) -> set[str]:
     joined, todo = set(start), list(start)
     while todo:
         for rail in at.get(todo.pop(), []):
-            fresh = [v for v in _ends(rail) if v not in joined]
+            fresh = [v for v in edge_ends(rail) if v not in joined]
             joined.update(fresh)
             todo += fresh
     return joined
