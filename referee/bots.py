@@ -28,8 +28,18 @@ def choose(state: game.State, stream_rng: Rng, turn: int) -> tuple[Any, dict[str
     options = game.legal(state, actor)
     if not options:
         raise RuntimeError(f"{actor} is to move but has no legal command")
+    if getattr(game.rules_of(state), "BOTS_PICK_TYPE_FIRST", False):
+        options = _one_type(options, stream_rng, turn)
     command = options[stream_rng.below(f"command/{turn}", len(options))]
     return actor, timed(state, command)
+
+
+def _one_type(options: list[dict[str, Any]], stream_rng: Rng, turn: int) -> list[dict[str, Any]]:
+    """The legal commands of one type drawn first, for rulesets whose lists are long in
+    some types (every payment, every rail) and short in others (decline, pass)."""
+    kinds = sorted({c["type"] for c in options})
+    kind = kinds[stream_rng.below(f"type/{turn}", len(kinds))]
+    return [c for c in options if c["type"] == kind]
 
 
 def timed(state: game.State, command: dict[str, Any]) -> dict[str, Any]:

@@ -82,11 +82,15 @@ def create(
     game in rounds the first RoundOpened (its deadline counted from `now`)."""
     rules = registry.get(ruleset_id)
     check_players(rules, players)
+    resolved = resolve_options(rules, options)
+    check_table = getattr(rules, "check_table", None)
+    if check_table is not None:
+        check_table(players, resolved)
     payload = {
         "ruleset": rules.NAME,
         "ruleset_version": rules.VERSION,
         "players": list(players),
-        "options": resolve_options(rules, options),
+        "options": resolved,
         "seed_commitment": commitment(seed),
     }
     if rounds.has_rounds(rules):

@@ -1,10 +1,52 @@
-"""Dark Horse West ruleset (in progress): the house territory map, rails and access.
+"""Dark Horse West: 1-4 entrepreneurs of the Old West roll dice, place them on the action
+board in turn order, then collect the actions in board order to build towns, cities and
+rails on a hex territory, gain gold and influence. The game ends when a player has built
+every city and town or reaches the Game End token on the influence track; the most
+victory points win. Gunslinger (2 players) adds pawns that block actions; Solitaire
+(1 player) adds Ghost dice, a 28-turn countdown and five scenarios.
 
-The rule text is shared/rules/003_7103a8c1fffe081e.txt. The printed territory map could not
-be found, so the house designed one: hexes.py holds its pure geometry (neighbours,
-distance, the sides where rails lie and the corners where they meet) and loads the map and
-the 20 resource tiles from ../dark_horse_west_map.json; docs/rules/dark-horse-west-map.md
-explains the design and docs/rules/dark-horse-west-map.svg draws it. rails.py says where
-rails, towns and cities may go, what hidden tiles a player may look at, and what each city
-scores. The ruleset itself is not written or registered yet.
+The rule text is shared/rules/003_7103a8c1fffe081e.txt; decisions where it is silent are
+in docs/rules/dark-horse-west.md; the house content (map, tiles, cards, characters) in
+../dark_horse_west_map.json and ../dark_horse_west.json.
+
+The package: data and options; hexes and rails (the map, rails, access, city scores);
+state (initial, setup, apply); table (questions about a table); dice and placement (the
+Placement Phase); collection, cards, characters, tokens (the Collection Phase); windows
+(when a seat is asked); solitaire; flow (the referee's automatic steps); turns (to_move,
+legal, decide); scoring (outcome); views (view).
 """
+
+from .options import OPTIONS, check_options, check_table
+from .scoring import outcome
+from .state import apply, initial
+from .turns import COMMANDS, decide, legal, setup, to_move
+from .views import view
+
+NAME = "dark-horse-west"
+VERSION = "1.0.0"
+MIN_PLAYERS = 1
+MAX_PLAYERS = 4
+DEFAULT_PLAYERS = 4
+# random bots draw a command type, then a command: every legal command stays possible, and
+# a decline is not drowned by a hundred ways to pay
+BOTS_PICK_TYPE_FIRST = True
+
+__all__ = [
+    "NAME",
+    "VERSION",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "DEFAULT_PLAYERS",
+    "OPTIONS",
+    "COMMANDS",
+    "check_options",
+    "check_table",
+    "initial",
+    "setup",
+    "to_move",
+    "legal",
+    "decide",
+    "apply",
+    "view",
+    "outcome",
+]

@@ -1,0 +1,420 @@
+"""The action deck: drawing (Pioneer two, Scout three), events coming into play, keeping
+cards, laying rails, and playing action cards (one per game turn, just before or after
+one of your collections; a placement card on your placement turn).
+
+The deck's order is secret (DeckShuffled is seen by nobody); what a seat draws and keeps
+it alone sees; events and played cards are public, discarded cards lie face up.
+"""
+
+from collections.abc import Callable
+from functools import reduce
+from itertools import combinations, permutations
+from typing import Any
+
+from ...engine.errors import BadRequest, RuleViolation
+from ...engine.events import Event, event
+from ...engine.rng import Rng
+from .. import _checks
+from . import rails, table
+from .data import CARDS, RESOURCES, card_kind, card_type
+from .state import apply, reshuffled
+from .tokens import chosen
+
+State = dict[str, Any]
+Command = dict[str, Any]
+REDRAWS = 5  # two events drawn: reshuffle and draw again, at most this often
+
+
+def _folded(state: State, events: list[Event]) -> State:
+    return reduce(apply, events, state)
+
+
+# --- drawing ----------------------------------------------------------------------------
+
+
+def draw(state: State, seat: int, count: int, action: str, rng: Rng, tries: int = 0) -> list[Event]:
+    """CardsDrawn (the seat alone sees them) and every event among them put into play;
+    two or more events: back into the deck with the discard pile, shuffled, drawn again."""
+    events: list[Event] = []
+    if len(state["deck"]) < count and state["discard"]:
+        events.append(reshuffled(state, rng, []))
+        state = _folded(state, events)
+    drawn = state["deck"][:count]
+    found = [c for c in drawn if card_kind(c) == "event"]
+    seen = event("CardsDrawn", {"seat": seat, "cards": drawn, "action": action}, to=[seat])
+    if len(found) >= 2 and tries < REDRAWS:
+        back = event("CardsReturned", {"seat": seat, "cards": drawn}, to=[seat])
+        after = _folded(state, [*events, seen, back])
+        again = [seen, back, reshuffled(after, rng, [])]
+        return events + again + draw(_folded(after, again[2:]), seat, count, action, rng, tries + 1)
+    events.append(seen)
+    state = _folded(state, [seen])
+    for card in found:
+        played = event_played(state, card, seat)
+        events += played
+        state = _folded(state, played)
+    return events
+
+
+def event_played(state: State, card: str, seat: int | None) -> list[Event]:
+    """EventPlayed: the event comes into play (a permanent one replaces the one in play,
+    except in Marshal Law); Winds of Change reverses the turn order and is discarded."""
+    data = CARDS[card_type(card)]
+    payload = {"card": card, "seat": seat, "permanent": data["permanent"], "marker": data["marker"]}
+    if state["solitaire"] and _marshal_law(state):
+        payload["accumulate"] = True
+    events = [event("EventPlayed", payload)]
+    if card_type(card) == "winds_of_change":
+        order = list(reversed(state["order"]))
+        events += [
+            event("TurnOrderChanged", {"order": order, "why": "winds_of_change", "seat": seat}),
+            event("EventDiscarded", {"card": card, "why": "used"}),
+        ]
+    return events
+
+
+def _marshal_law(state: State) -> bool:
+    from .data import SCENARIOS
+
+    return bool(SCENARIOS[state["solitaire"]["scenario"]].get("events_apart"))
+
+
+# --- keeping ----------------------------------------------------------------------------
+
+
+def keep_options(state: State, task: dict[str, Any]) -> list[Command]:
+    """Every keep_card: one card kept (Scout: the rest back on top in a chosen order), or
+    an event's ability used instead of keeping a card."""
+    drawn, seat = task["drawn"], task["seat"]
+    scout = task["action"] == "scout"
+    out = []
+    for card in drawn:
+        rest = [c for c in drawn if c != card]
+        tops = [list(t) for t in permutations(rest)] if scout else [[]]
+        out += [{"type": "keep_card", "card": card, "top": top} for top in tops]
+    for ev in _abilities(state, task):
+        tops = [list(t) for t in permutations(drawn)] if scout else [[]]
+        out += [{"type": "keep_card", "ability": ev, "top": top} for top in tops]
+    if not out:
+        out.append({"type": "keep_card", "top": []})
+    return out
+
+
+def _abilities(state: State, task: dict[str, Any]) -> list[str]:
+    """The events drawn in this draw whose ability the seat may use instead."""
+    usable = []
+    for ev in task.get("events", []):
+        ability = CARDS[card_type(ev)].get("ability")
+        if ability == "take_gold" or (ability == "place_rail" and table.rail_sites(state, task["seat"])):
+            usable.append(ev)
+    return usable
+
+
+def keep(state: State, seat: int, cmd: Command) -> list[Event]:
+    """CardKept (the seat alone sees it) and, for Pioneer, the other card discarded face
+    up; or an event's ability."""
+    task = state["task"]
+    wanted = {"type": "keep_card", "top": cmd.get("top", []), **_chosen_keep(cmd)}
+    if wanted not in keep_options(state, task):
+        raise RuleViolation(
+            "rule/keep",
+            "keep one drawn card (Scout: the others back on top, every one, in your order) or "
+            "use a drawn event's ability instead",
+            {"field": "card"},
+        )
+    card, ability = cmd.get("card"), cmd.get("ability")
+    events = [event("CardKept", {"seat": seat, "card": card, "top": wanted["top"]}, to=[seat])]
+    if task["action"] == "pioneer":
+        thrown = [c for c in task["drawn"] if c != card]
+        if thrown:
+            events.append(event("CardsDiscarded", {"seat": seat, "cards": thrown}))
+    if ability:
+        events += _ability_used(state, seat, ability)
+    return events
+
+
+def _chosen_keep(cmd: Command) -> dict[str, Any]:
+    return {k: cmd[k] for k in ("card", "ability") if cmd.get(k) is not None}
+
+
+def _ability_used(state: State, seat: int, card: str) -> list[Event]:
+    from .flow import rails_due
+
+    if CARDS[card_type(card)]["ability"] == "take_gold":
+        return [event("EventAbilityUsed", {"seat": seat, "card": card, "change": {"gold": 1}})]
+    used = event("EventAbilityUsed", {"seat": seat, "card": card})
+    return [used, rails_due(state, seat, 1, "railroad_boom")]
+
+
+# --- rails --------------------------------------------------------------------------------
+
+
+def rail_commands(state: State, task: dict[str, Any]) -> list[Command]:
+    """Every place_rail the seat may send for its rails task."""
+    sites = table.rail_sites(state, task["seat"], anywhere=task.get("anywhere", False))
+    return [{"type": "place_rail", "edge": e} for e in sites]
+
+
+def place_rail(state: State, seat: int, cmd: Command) -> list[Event]:
+    """RailPlaced on a free edge the seat's network (or any rail, for The Railroader's
+    Tycoon rail) reaches."""
+    task = state["task"]
+    edge = cmd.get("edge")
+    if {"type": "place_rail", "edge": edge} not in rail_commands(state, task):
+        raise RuleViolation(
+            "rule/rail_site",
+            "a rail goes on a free edge with one end on your city or town or on rails "
+            "reaching them",
+            {"field": "edge"},
+        )
+    return [event("RailPlaced", {"seat": seat, "edge": edge, "why": task["why"]})]
+
+
+# --- playing action cards -------------------------------------------------------------------
+
+
+def play_card(state: State, seat: int, cmd: Command, rng: Rng, *, placing: bool) -> list[Event]:
+    """CardPlayed and its effect, after the checks: the card is in hand, its timing fits,
+    no other card this game turn, its target may be targeted, its penalty can be paid."""
+    card = cmd.get("card")
+    if card not in state["hands"][seat]:
+        raise RuleViolation("rule/card_not_held", "you hold no such card", {"field": "card"})
+    if state["used"][seat]["card"]:
+        raise RuleViolation("rule/card_played", "one action card per game turn")
+    data = CARDS[card_type(card)]
+    if ("placement" in data["icons"]) != placing:
+        when = "on your placement turn" if placing else "in your collection window"
+        raise RuleViolation("rule/card_timing", f"this card is not played {when}", {"field": "card"})
+    _only_fields(cmd, _FIELDS[data["effect"]])
+    return _EFFECTS[data["effect"]](state, seat, card, cmd, rng)
+
+
+def _only_fields(cmd: Command, allowed: tuple[str, ...]) -> None:
+    extra = sorted(set(cmd) - {"type", "card", *allowed})
+    if extra:
+        raise BadRequest("command/invalid", f"this card takes no {extra[0]!r}", {"field": extra[0]})
+
+
+def played(seat: int, card: str, change: dict[str, int] | None = None, **details: Any) -> Event:
+    """The public CardPlayed event."""
+    payload = {"seat": seat, "card": card, **details}
+    if change:
+        payload["change"] = table.combined(change)
+    return event("CardPlayed", payload)
+
+
+def _free_rail(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    from .flow import rails_due
+
+    if not table.rail_sites(state, seat):
+        raise RuleViolation("rule/rail_site", "there is no edge where you may lay a rail")
+    return [played(seat, card), rails_due(state, seat, 1, "entrepreneur")]
+
+
+def _election(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    from .collection import politics_gain
+
+    return [played(seat, card, politics_gain(state, seat, cmd))]
+
+
+def _marshal_dylan(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    from .collection import sheriff
+
+    return [played(seat, card), *sheriff(state, seat, cmd)]
+
+
+def target_of(state: State, seat: int, cmd: Command) -> int:
+    """The other seat a card aims at, never the Sheriff (sheriff-immune icon)."""
+    target = cmd.get("target")
+    if not _checks.is_int(target) or not 0 <= target < state["seats"] or target == seat:
+        raise BadRequest("command/invalid", "target must be another seat", {"field": "target"})
+    if state["roles"]["sheriff"] == target:
+        raise RuleViolation(
+            "rule/sheriff_immune", "the Sheriff cannot be targeted by this card", {"field": "target"}
+        )
+    return int(target)
+
+
+def _claim_jump(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    h = cmd.get("hex")
+    owner = state["towns"].get(h)
+    if owner is None or owner == seat or h not in rails.access(seat, state["rails"], state["cities"]):
+        raise RuleViolation(
+            "rule/claim", "claim another player's town on a hex you have access to", {"field": "hex"}
+        )
+    target_of(state, seat, {"target": owner})
+    if table.towns_left(state, seat) < 1:
+        raise RuleViolation("rule/no_town_left", "all six of your towns are built")
+    return [
+        played(seat, card, target=owner, hex=h),
+        event("TownReturned", {"seat": owner, "hex": h}),
+        event("TownPlaced", {"seat": seat, "hex": h}),
+        jailed(seat, 1),
+    ]
+
+
+def jailed(seat: int, dice: int) -> Event:
+    """Jailed: the seat loses its roles now and dice next Placement Phase (2+: all)."""
+    return event("Jailed", {"seat": seat, "dice": dice})
+
+
+def _switch(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    target = target_of(state, seat, cmd)
+    order = list(state["order"])
+    a, b = order.index(seat), order.index(target)
+    order[a], order[b] = order[b], order[a]
+    return [
+        played(seat, card, target=target),
+        event("TurnOrderChanged", {"order": order, "why": "ol_switcheroo", "seat": seat}),
+    ]
+
+
+def _influence_loss(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    target = target_of(state, seat, cmd)
+    have = state["goods"][target]["influence"]
+    if have < 1:
+        raise RuleViolation("rule/no_influence", "that player has no influence to lose")
+    lost = min(have, CARDS[card_type(card)]["amount"])
+    return [
+        played(seat, card, target=target),
+        event("InfluenceLost", {"seat": target, "change": {"influence": -lost}, "card": card}),
+        corruption(state, seat),
+    ]
+
+
+def corruption(state: State, seat: int) -> Event:
+    """The corruption icon: the user to last in turn order (The Politician: one down)."""
+    order = table.corrupted(state, seat)
+    return event("TurnOrderChanged", {"order": order, "why": "corruption", "seat": seat})
+
+
+def _land_grant(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    from .collection import build_town
+
+    h = cmd.get("hex")
+    return build_town(state, seat, h, lambda change: played(seat, card, change, hex=h), free=True)
+
+
+def _supply_wagon(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    return [played(seat, card, chosen(cmd.get("take"), 2, "take"))]
+
+
+def _foreman(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    resource = cmd.get("resource")
+    if resource not in table.produced_types(state, seat):
+        raise RuleViolation(
+            "rule/no_town_there", "produce a resource you have towns on", {"field": "resource"}
+        )
+    return [played(seat, card, {resource: table.towns_on(state, seat, resource)})]
+
+
+def _surveyor(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    from .collection import looked
+
+    hexes_ = cmd.get("hexes")
+    if not isinstance(hexes_, list) or not 1 <= len(hexes_) <= 2 or len(set(hexes_)) != len(hexes_):
+        raise BadRequest("command/invalid", "hexes must list one or two hexes", {"field": "hexes"})
+    looks = [looked(state, seat, h, "hexes") for h in sorted(hexes_)]
+    return [played(seat, card, hexes=sorted(hexes_)), *looks]
+
+
+def _stagecoach(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    from .collection import bonus_die
+
+    return [played(seat, card), *bonus_die(state, seat)]
+
+
+def _lucky_break(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    from .placement import rolled_again
+
+    die = cmd.get("die")
+    mine = [d["id"] for d in state["dice"][seat] if d["placed"] is None]
+    if die not in mine:
+        raise RuleViolation("rule/die_placed", "re-roll one of your unplaced dice", {"field": "die"})
+    return [played(seat, card), rolled_again(state, seat, [die], rng, "lucky_break", {})]
+
+
+def _train_robbery(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
+    return [played(seat, card, {"gold": 2}), corruption(state, seat), jailed(seat, 3)]
+
+
+_EFFECTS: dict[str, Callable[[State, int, str, Command, Rng], list[Event]]] = {
+    "free_rail": _free_rail,
+    "politics": _election,
+    "sheriff": _marshal_dylan,
+    "claim_jump": _claim_jump,
+    "switch_places": _switch,
+    "influence_loss": _influence_loss,
+    "free_town": _land_grant,
+    "take_resources": _supply_wagon,
+    "produce_one": _foreman,
+    "look_two": _surveyor,
+    "bonus_die": _stagecoach,
+    "reroll_one": _lucky_break,
+    "take_gold": _train_robbery,
+}
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "free_rail": (),
+    "politics": ("pay",),
+    "sheriff": ("remove_event",),
+    "claim_jump": ("hex",),
+    "switch_places": ("target",),
+    "influence_loss": ("target",),
+    "free_town": ("hex",),
+    "take_resources": ("take",),
+    "produce_one": ("resource",),
+    "look_two": ("hexes",),
+    "bonus_die": (),
+    "reroll_one": ("die",),
+    "take_gold": (),
+}
+
+
+def card_commands(state: State, seat: int, *, placing: bool) -> list[Command]:
+    """Every play_card the seat may send now."""
+    if state["used"][seat]["card"]:
+        return []
+    out = []
+    for card in sorted(set(state["hands"][seat])):
+        data = CARDS[card_type(card)]
+        if ("placement" in data["icons"]) != placing:
+            continue
+        for fields in _CHOICES[data["effect"]](state, seat):
+            cmd = {"type": "play_card", "card": card, **fields}
+            if _accepted(state, seat, cmd, placing):
+                out.append(cmd)
+    return out
+
+
+def _accepted(state: State, seat: int, cmd: Command, placing: bool) -> bool:
+    try:
+        play_card(state, seat, cmd, Rng("legal"), placing=placing)
+    except (RuleViolation, BadRequest):
+        return False
+    return True
+
+
+def _targets(state: State, seat: int) -> list[Command]:
+    return [{"target": s} for s in range(state["seats"]) if s != seat]
+
+
+def _looks(state: State, seat: int) -> list[Command]:
+    down = [h for h in table.face_down(state) if h not in table.visible_to(state, seat)]
+    return [{"hexes": list(pair)} for n in (1, 2) for pair in combinations(down, n)]
+
+
+_CHOICES: dict[str, Callable[[State, int], list[Command]]] = {
+    "free_rail": lambda s, seat: [{}],
+    "politics": lambda s, seat: [{"pay": p} for p in table.payments(s, seat, 1)] + [{}],
+    "sheriff": lambda s, seat: [{}] + [{"remove_event": c} for c in s["events"]],
+    "claim_jump": lambda s, seat: [{"hex": h} for h in sorted(s["towns"])],
+    "switch_places": _targets,
+    "influence_loss": _targets,
+    "free_town": lambda s, seat: [{"hex": h} for h in table.town_sites(s, seat)],
+    "take_resources": lambda s, seat: [{"take": t} for t in table.choices(2)],
+    "produce_one": lambda s, seat: [{"resource": r} for r in RESOURCES],
+    "look_two": _looks,
+    "bonus_die": lambda s, seat: [{}],
+    "reroll_one": lambda s, seat: [{"die": d["id"]} for d in s["dice"][seat]],
+    "take_gold": lambda s, seat: [{}],
+}

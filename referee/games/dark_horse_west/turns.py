@@ -1,0 +1,249 @@
+"""Who is asked to act, the legal commands, and `decide`: the guards, then the phase's
+own module, then the referee's automatic steps (flow.advance).
+
+Setup (characters when chosen, cities in reverse turn order, two towns each, the start
+rails), then game turns: the Gunslinger pawns, the Placement Phase, the Collection Phase,
+a last word for whoever may still pay a loan, cash stock or use an ability.
+"""
+
+from typing import Any
+
+from ...engine.errors import RuleViolation
+from ...engine.events import Event, event
+from ...engine.rng import Rng
+from . import cards, characters, collection, placement, rails, table, tokens
+from .data import SCENARIOS
+from .flow import advance, folded, waiting
+from .options import characters_available
+from .state import OVER
+from .state import setup as random_setup
+
+State = dict[str, Any]
+Command = dict[str, Any]
+
+
+def _fields(description: str, *names: str) -> dict[str, Any]:
+    return {"description": description, "fields": {n: {} for n in names}}
+
+
+COMMANDS: dict[str, Any] = {
+    "choose_character": _fields("Setup: take a character still free.", "character"),
+    "place_city": _fields("Setup: place your first city (reverse turn order).", "hex"),
+    "place_town": _fields("Setup: place one of your two first towns next to your city.", "hex"),
+    "place_rail": _fields("Lay one rail you are due (start, Rail Baron, Tycoon, cards).", "edge"),
+    "move_gunslinger": _fields("Gunslinger: move your pawn up or down by your die.", "direction"),
+    "flip_deputy": _fields("Sheriff: turn the Deputy die to its bottom face."),
+    "reroll": _fields("Spend a Wild Die token to re-roll one or two dice (three with the bonus die).", "dice"),
+    "place": _fields(
+        "Place dice on an action (produce: a row and icon), with at most one modifier: "
+        "wild +/-1 or engineer {die, value}; share spends an Engineer token on a taken "
+        "limited action. action 'character' puts a die on your character card.",
+        "action", "row", "slot", "dice", "wild", "engineer", "share",
+    ),
+    "dealer": _fields(
+        "Put a die on Dealer and at once move dice +/-1 (move {dice|placement, to, delta, "
+        "row, slot, share}) or take a loan of three resources (loan {food, wood, ore}).",
+        "die", "move", "loan",
+    ),
+    "play_card": _fields(
+        "Play an action card (one a game turn) before or after one of your collections; "
+        "placement cards on your placement turn.",
+        "card", "target", "hex", "hexes", "take", "pay", "resource", "die", "remove_event",
+    ),
+    "collect": _fields(
+        "Collect the action whose turn it is, with its choices.",
+        "pay", "take", "build", "hex", "resources", "look", "remove_event",
+    ),
+    "decline": _fields("Take nothing from this action and pay nothing."),
+    "keep_card": _fields(
+        "Keep one drawn card (Scout: the rest back on top, top first), or use a drawn "
+        "event's ability instead.",
+        "card", "ability", "top",
+    ),
+    "pay_loan": _fields("Pay off a loan with six resources (The Banker five).", "pay"),
+    "cash_stock": _fields("Cash a stock token for one gold or three resources.", "take"),
+    "use_ability": _fields(
+        "Use a character ability (once a Collection Phase).",
+        "ability", "card", "taken", "take", "pay", "hex",
+    ),
+    "pass": _fields("Done for now: let the game go on."),
+}
+
+
+def setup(state: State, rng: Rng) -> list[Event]:
+    """The random setup, then the first seat asked to act."""
+    events = random_setup(state, rng)
+    return events + advance(folded(state, events), rng)
+
+
+def to_move(state: State) -> list[int]:
+    """The one seat being asked to act, if any."""
+    if state["phase"] == OVER:
+        return []
+    if state["task"]:
+        return [state["task"]["seat"]]
+    if state["step"] and waiting(state):
+        return [state["step"]["seat"]]
+    return []
+
+
+def legal(state: State, seat: int | str | None) -> list[Command]:
+    """Every complete command the seat may send now."""
+    if not isinstance(seat, int) or seat not in to_move(state):
+        return []
+    task, step = state["task"], state["step"]
+    if task:
+        return cards.rail_commands(state, task) if task["kind"] == "rails" else cards.keep_options(state, task)
+    kind = step["kind"]
+    if kind == "setup":
+        return _setup_legal(state, seat, step["piece"])
+    if kind == "gunslinger":
+        return [{"type": "move_gunslinger", "direction": d} for d in placement.gun_targets(state, seat)]
+    if kind == "place":
+        return _placing_legal(state, seat)
+    anytime = _anytime(state, seat, final=kind == "settle" and step["final"])
+    if kind == "settle":
+        return anytime + [{"type": "pass"}]
+    played = cards.card_commands(state, seat, placing=False)
+    if step.get("collected"):
+        return played + anytime + [{"type": "pass"}]
+    choices = collection.collect_commands(state, seat) + [{"type": "decline"}]
+    return choices + played + anytime
+
+
+def _anytime(state: State, seat: int, *, final: bool) -> list[Command]:
+    return (
+        tokens.loan_payments(state, seat)
+        + tokens.stock_cashes(state, seat, final=final)
+        + characters.ability_commands(state, seat)
+    )
+
+
+def _placing_legal(state: State, seat: int) -> list[Command]:
+    from .dice import placements
+
+    out = placements(state, seat) + placement.dealer_moves(state, seat)
+    out += [{"type": "reroll", "dice": g} for g in placement.may_reroll(state, seat)]
+    if placement.may_flip(state, seat):
+        out.append({"type": "flip_deputy"})
+    return out + cards.card_commands(state, seat, placing=True)
+
+
+def _setup_legal(state: State, seat: int, piece: str) -> list[Command]:
+    if piece == "character":
+        return [{"type": "choose_character", "character": c} for c in _free_characters(state)]
+    if piece == "city":
+        return [{"type": "place_city", "hex": h} for h in _first_city_sites(state)]
+    return [{"type": "place_town", "hex": h} for h in table.town_sites(state, seat)]
+
+
+def _free_characters(state: State) -> list[str]:
+    options = {"characters_in_play": state["characters_in_play"]}
+    taken = set(state["characters"])
+    return [c for c in characters_available(options, state["seats"]) if c not in taken]
+
+
+def _first_city_sites(state: State) -> list[str]:
+    safe = bool(state["solitaire"]) and SCENARIOS[state["solitaire"]["scenario"]].get("first_city") == "safe_zone"
+    return rails.initial_city_sites(state["cities"], players=state["seats"], safe_zone_only=safe)
+
+
+def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    """Check a command against the rules, then say what happens, and what follows."""
+    # game over: nothing more
+    if state["phase"] == OVER:
+        raise RuleViolation("rule/game_over", "the game is over")
+    # seat may act now
+    if seat not in to_move(state):
+        raise RuleViolation(
+            "rule/not_your_turn", "it is not your turn to act", {"to_move": to_move(state)}
+        )
+    # the step or task allows the command, then its own checks
+    events = _route(state, seat, cmd, rng)
+    return events + advance(folded(state, events), rng)
+
+
+def _route(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    kind = cmd["type"]
+    task, step = state["task"], state["step"]
+    if task:
+        wanted = "place_rail" if task["kind"] == "rails" else "keep_card"
+        _allowed(kind, (wanted,), "you have rails to lay" if wanted == "place_rail" else "keep a card first")
+        return cards.place_rail(state, seat, cmd) if wanted == "place_rail" else cards.keep(state, seat, cmd)
+    if step["kind"] == "setup":
+        return _setup(state, seat, cmd, step["piece"])
+    if step["kind"] == "gunslinger":
+        _allowed(kind, ("move_gunslinger",), "move your Gunslinger pawn first")
+        return placement.move_gunslinger(state, seat, cmd)
+    if step["kind"] == "place":
+        return _placing(state, seat, cmd, rng)
+    return _collecting(state, seat, cmd, rng, step)
+
+
+def _allowed(kind: str, allowed: tuple[str, ...], why: str) -> None:
+    if kind not in allowed:
+        raise RuleViolation("rule/not_now", f"{kind} is not possible now: {why}", {"allowed": list(allowed)})
+
+
+def _setup(state: State, seat: int, cmd: Command, piece: str) -> list[Event]:
+    wanted = {"character": "choose_character", "city": "place_city", "town": "place_town"}[piece]
+    _allowed(cmd["type"], (wanted,), f"setup asks for your {piece}")
+    if piece == "character":
+        if cmd.get("character") not in _free_characters(state):
+            raise RuleViolation("rule/character_taken", "choose a character still free", {"field": "character"})
+        return [event("CharacterChosen", {"seat": seat, "character": cmd["character"]})]
+    h = cmd.get("hex")
+    if piece == "city":
+        if h not in _first_city_sites(state):
+            raise RuleViolation(
+                "rule/city_site",
+                "a first city goes on an empty hex with two empty hexes between it and every city",
+                {"field": "hex"},
+            )
+        return [event("CityPlaced", {"seat": seat, "hex": h, "setup": True})]
+    if h not in table.town_sites(state, seat):
+        raise RuleViolation("rule/town_site", "a first town goes on a resource hex next to your city", {"field": "hex"})
+    placed = {"seat": seat, "hex": h, "setup": True}
+    if h in table.face_down(state):
+        placed["revealed"] = state["layout"][h]
+    return [event("TownPlaced", placed)]
+
+
+def _placing(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    kind = cmd["type"]
+    _allowed(kind, ("place", "dealer", "reroll", "flip_deputy", "play_card"), "it is the Placement Phase")
+    if kind == "place":
+        return placement.place(state, seat, cmd)
+    if kind == "dealer":
+        return placement.dealer(state, seat, cmd)
+    if kind == "reroll":
+        return placement.reroll(state, seat, cmd, rng)
+    if kind == "flip_deputy":
+        return placement.flip_deputy(state, seat)
+    return cards.play_card(state, seat, cmd, rng, placing=True)
+
+
+ANYTIME = ("pay_loan", "cash_stock", "use_ability")
+
+
+def _collecting(state: State, seat: int, cmd: Command, rng: Rng, step: dict[str, Any]) -> list[Event]:
+    kind = cmd["type"]
+    settle, done = step["kind"] == "settle", step.get("collected")
+    allowed: tuple[str, ...] = ANYTIME + ("pass",)
+    if not settle:
+        allowed = ANYTIME + (("play_card", "pass") if done else ("play_card", "collect", "decline"))
+    _allowed(kind, allowed, "it is the Collection Phase")
+    if kind == "pass":
+        return [event("SettlePassed" if settle else "CollectionPassed", {"seat": seat})]
+    if kind == "collect":
+        return collection.collect(state, seat, cmd, rng)
+    if kind == "decline":
+        return collection.decline(state, seat)
+    if kind == "play_card":
+        return cards.play_card(state, seat, cmd, rng, placing=False)
+    if kind == "pay_loan":
+        return tokens.pay_loan(state, seat, cmd)
+    if kind == "cash_stock":
+        return tokens.cash_stock(state, seat, cmd, final=settle and step["final"])
+    return characters.use_ability(state, seat, cmd)
+
