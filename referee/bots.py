@@ -28,17 +28,25 @@ def choose(state: game.State, stream_rng: Rng, turn: int) -> tuple[Any, dict[str
     options = game.legal(state, actor)
     if not options:
         raise RuntimeError(f"{actor} is to move but has no legal command")
-    if getattr(game.rules_of(state), "BOTS_PICK_TYPE_FIRST", False):
-        options = _one_type(options, stream_rng, turn)
+    weights = getattr(game.rules_of(state), "BOT_TYPE_WEIGHTS", None)
+    if weights is not None:
+        options = _one_type(options, weights, stream_rng, turn)
     command = options[stream_rng.below(f"command/{turn}", len(options))]
     return actor, timed(state, command)
 
 
-def _one_type(options: list[dict[str, Any]], stream_rng: Rng, turn: int) -> list[dict[str, Any]]:
-    """The legal commands of one type drawn first, for rulesets whose lists are long in
-    some types (every payment, every rail) and short in others (decline, pass)."""
+def _one_type(
+    options: list[dict[str, Any]], weights: dict[str, int], stream_rng: Rng, turn: int
+) -> list[dict[str, Any]]:
+    """The legal commands of one type, drawn first by the ruleset's weights (1 for a type
+    it does not name), for rulesets whose lists are long in some types (every payment,
+    every rail) and short in others (decline, pass). Every legal command stays possible."""
     kinds = sorted({c["type"] for c in options})
-    kind = kinds[stream_rng.below(f"type/{turn}", len(kinds))]
+    ticket = stream_rng.below(f"type/{turn}", sum(weights.get(k, 1) for k in kinds))
+    for kind in kinds:
+        ticket -= weights.get(kind, 1)
+        if ticket < 0:
+            break
     return [c for c in options if c["type"] == kind]
 
 

@@ -27,9 +27,10 @@ VERSION = "1.0.0"
 MIN_PLAYERS = 1
 MAX_PLAYERS = 4
 DEFAULT_PLAYERS = 4
-# random bots draw a command type, then a command: every legal command stays possible, and
-# a decline is not drowned by a hundred ways to pay
-BOTS_PICK_TYPE_FIRST = True
+# random bots draw a command type by these weights (1 for others), then a command of it:
+# every legal command stays possible, a decline is not drowned by a hundred ways to pay,
+# and bots do not spend whole games taking and paying off loans
+BOT_TYPE_WEIGHTS = {"collect": 6, "place": 6, "place_rail": 6, "keep_card": 6, "play_card": 3}
 
 __all__ = [
     "NAME",

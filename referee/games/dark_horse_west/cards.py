@@ -85,7 +85,7 @@ def _marshal_law(state: State) -> bool:
 def keep_options(state: State, task: dict[str, Any]) -> list[Command]:
     """Every keep_card: one card kept (Scout: the rest back on top in a chosen order), or
     an event's ability used instead of keeping a card."""
-    drawn, seat = task["drawn"], task["seat"]
+    drawn = task["drawn"]
     scout = task["action"] == "scout"
     out = []
     for card in drawn:
@@ -105,7 +105,9 @@ def _abilities(state: State, task: dict[str, Any]) -> list[str]:
     usable = []
     for ev in task.get("events", []):
         ability = CARDS[card_type(ev)].get("ability")
-        if ability == "take_gold" or (ability == "place_rail" and table.rail_sites(state, task["seat"])):
+        if ability == "take_gold" or (
+            ability == "place_rail" and table.rail_sites(state, task["seat"])
+        ):
             usable.append(ev)
     return usable
 
@@ -177,14 +179,16 @@ def play_card(state: State, seat: int, cmd: Command, rng: Rng, *, placing: bool)
     """CardPlayed and its effect, after the checks: the card is in hand, its timing fits,
     no other card this game turn, its target may be targeted, its penalty can be paid."""
     card = cmd.get("card")
-    if card not in state["hands"][seat]:
+    if not isinstance(card, str) or card not in state["hands"][seat]:
         raise RuleViolation("rule/card_not_held", "you hold no such card", {"field": "card"})
     if state["used"][seat]["card"]:
         raise RuleViolation("rule/card_played", "one action card per game turn")
     data = CARDS[card_type(card)]
     if ("placement" in data["icons"]) != placing:
         when = "on your placement turn" if placing else "in your collection window"
-        raise RuleViolation("rule/card_timing", f"this card is not played {when}", {"field": "card"})
+        raise RuleViolation(
+            "rule/card_timing", f"this card is not played {when}", {"field": "card"}
+        )
     _only_fields(cmd, _FIELDS[data["effect"]])
     return _EFFECTS[data["effect"]](state, seat, card, cmd, rng)
 
@@ -230,7 +234,9 @@ def target_of(state: State, seat: int, cmd: Command) -> int:
         raise BadRequest("command/invalid", "target must be another seat", {"field": "target"})
     if state["roles"]["sheriff"] == target:
         raise RuleViolation(
-            "rule/sheriff_immune", "the Sheriff cannot be targeted by this card", {"field": "target"}
+            "rule/sheriff_immune",
+            "the Sheriff cannot be targeted by this card",
+            {"field": "target"},
         )
     return int(target)
 
@@ -238,9 +244,15 @@ def target_of(state: State, seat: int, cmd: Command) -> int:
 def _claim_jump(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
     h = cmd.get("hex")
     owner = state["towns"].get(h)
-    if owner is None or owner == seat or h not in rails.access(seat, state["rails"], state["cities"]):
+    if (
+        owner is None
+        or owner == seat
+        or h not in rails.access(seat, state["rails"], state["cities"])
+    ):
         raise RuleViolation(
-            "rule/claim", "claim another player's town on a hex you have access to", {"field": "hex"}
+            "rule/claim",
+            "claim another player's town on a hex you have access to",
+            {"field": "hex"},
         )
     target_of(state, seat, {"target": owner})
     if table.towns_left(state, seat) < 1:
@@ -329,8 +341,10 @@ def _lucky_break(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> 
 
     die = cmd.get("die")
     mine = [d["id"] for d in state["dice"][seat] if d["placed"] is None]
-    if die not in mine:
-        raise RuleViolation("rule/die_placed", "re-roll one of your unplaced dice", {"field": "die"})
+    if not _checks.is_int(die) or die not in mine:
+        raise RuleViolation(
+            "rule/die_placed", "re-roll one of your unplaced dice", {"field": "die"}
+        )
     return [played(seat, card), rolled_again(state, seat, [die], rng, "lucky_break", {})]
 
 

@@ -23,7 +23,10 @@ def ability_commands(state: State, seat: int) -> list[Command]:
     out = []
     for ability in ACTIVE:
         if _ready(state, seat, ability):
-            out += [{"type": "use_ability", "ability": ability, **f} for f in _CHOICES[ability](state, seat)]
+            out += [
+                {"type": "use_ability", "ability": ability, **f}
+                for f in _CHOICES[ability](state, seat)
+            ]
     return out
 
 
@@ -120,9 +123,7 @@ def _swap_choices(state: State, seat: int) -> list[Command]:
 
 
 def _trade_choices(state: State, seat: int) -> list[Command]:
-    return [
-        {"pay": p, "take": t} for p in table.payments(state, seat, 2) for t in table.choices(1)
-    ]
+    return [{"pay": p, "take": t} for p in table.payments(state, seat, 2) for t in table.choices(1)]
 
 
 def _track_choices(state: State, seat: int) -> list[Command]:

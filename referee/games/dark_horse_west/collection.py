@@ -12,7 +12,7 @@ from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
 from . import cards, table
-from .data import COSTS
+from .data import COSTS, SCENARIOS
 from .tokens import chosen, paid
 
 State = dict[str, Any]
@@ -221,7 +221,9 @@ def build_town(
     cost = town_cost(state, seat, h, free=free)
     hidden = h in table.face_down(state)
     if not table.can_pay(state, seat, cost):
-        if hidden and table.can_pay(state, seat, town_cost(state, seat, h, free=free, rugged=False)):
+        if hidden and table.can_pay(
+            state, seat, town_cost(state, seat, h, free=free, rugged=False)
+        ):
             return [rugged_found(state, seat, h)]
         _afford(state, seat, cost)
     placed = {"seat": seat, "hex": h}
@@ -316,7 +318,9 @@ def _event_removed(state: State, card: Any) -> Event:
         raise RuleViolation(
             "rule/no_such_event", "remove_event names an event in play", {"field": "remove_event"}
         )
-    removed = bool(state["solitaire"])
+    removed = bool(state["solitaire"]) and SCENARIOS[state["solitaire"]["scenario"]].get(
+        "events_apart", False
+    )
     return event("EventDiscarded", {"card": card, "why": "sheriff", "removed": removed})
 
 
@@ -365,9 +369,12 @@ def _market(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) 
 
 
 def _is_count(value: Any, count: int) -> bool:
-    return count > 0 and isinstance(value, dict) and "gold" not in value and sum(
-        v for v in value.values() if isinstance(v, int)
-    ) == count
+    return (
+        count > 0
+        and isinstance(value, dict)
+        and "gold" not in value
+        and sum(v for v in value.values() if isinstance(v, int)) == count
+    )
 
 
 _COLLECT: dict[str, Callable[[State, int, dict[str, Any], Command, Rng], list[Event]]] = {
@@ -462,7 +469,10 @@ def _market_options(state: State, seat: int) -> list[Command]:
     for count, gold, takes in market_options(state, seat):
         pays = [gold] if gold else table.payments(state, seat, count)
         out += [
-            {"pay": pay, "take": take} for pay in pays if table.can_pay(state, seat, pay) for take in takes
+            {"pay": pay, "take": take}
+            for pay in pays
+            if table.can_pay(state, seat, pay)
+            for take in takes
         ]
     return out
 

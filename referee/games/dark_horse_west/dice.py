@@ -201,7 +201,9 @@ def spots(state: State) -> list[tuple[str, str | None, str | None]]:
     out: list[tuple[str, str | None, str | None]] = []
     for action in BOARD:
         if action == "produce":
-            out += [("produce", r, s) for r in RESOURCES for s in PRODUCE_SLOTS[str(state["seats"])]]
+            out += [
+                ("produce", r, s) for r in RESOURCES for s in PRODUCE_SLOTS[str(state["seats"])]
+            ]
         elif action != "dealer":
             out.append((action, None, None))
     return out + [("character", None, None)]
@@ -249,8 +251,16 @@ def _variants(state: State, seat: int, need: dict[str, Any], cmd: Command) -> It
         return
     for index, die in enumerate(dice):
         for value in _wanted_values(need, dice, index):
-            changed = [*dice[:index], {**die, "value": value, "engineered": True}, *dice[index + 1 :]]
-            if value != die["value"] and not die.get("flipped") and not fit_problem(need, changed, 0):
+            changed = [
+                *dice[:index],
+                {**die, "value": value, "engineered": True},
+                *dice[index + 1 :],
+            ]
+            if (
+                value != die["value"]
+                and not die.get("flipped")
+                and not fit_problem(need, changed, 0)
+            ):
                 yield {**cmd, "engineer": {"die": die["id"], "value": value}}
 
 

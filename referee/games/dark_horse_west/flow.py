@@ -125,7 +125,9 @@ def _rolled(state: State, seat: int, number: int, rng: Rng) -> list[Event]:
     faces = {d["value"] for d in rolled}
     if len(rolled) >= 2 and len(faces) == 1:
         if table.room_for(state, seat, "wild"):
-            events.append(event("TokenGained", {"seat": seat, "change": {"wild": 1}, "why": "doubles"}))
+            events.append(
+                event("TokenGained", {"seat": seat, "change": {"wild": 1}, "why": "doubles"})
+            )
     return events
 
 
@@ -237,4 +239,3 @@ def _round_ends(state: State, rng: Rng) -> list[Event]:
     if _ending(state):
         return [*events, scoring.counted(after)]
     return events + start_round(after, rng, state["round"] + 1)
-

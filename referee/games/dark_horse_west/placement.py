@@ -86,7 +86,9 @@ def _own_dice(state: State, seat: int, dice: Any, *, field: str = "dice") -> lis
             {"field": field},
         )
     if any(state["dice"][seat][d]["placed"] for d in dice):
-        raise RuleViolation("rule/die_placed", "a die in that list is already placed", {"field": field})
+        raise RuleViolation(
+            "rule/die_placed", "a die in that list is already placed", {"field": field}
+        )
     return sorted(dice)
 
 
@@ -162,7 +164,11 @@ def _dealer_move(state: State, seat: int, die: int, move: Any) -> Event:
 def _check_target(state: State, seat: int, target: Command, spot_state: State) -> None:
     need = dc.need_of(state, seat, target["action"], target.get("slot"))
     problem = dc.spot_problem(
-        spot_state, seat, target["action"], target.get("row"), target.get("slot"),
+        spot_state,
+        seat,
+        target["action"],
+        target.get("row"),
+        target.get("slot"),
         bool(target.get("share")),
     )
     if not problem and need["type"] not in dc.NEEDS_TOTAL:
@@ -175,18 +181,26 @@ def _check_target(state: State, seat: int, target: Command, spot_state: State) -
 
 def _move_placed(state: State, seat: int, die: int, index: Any, target: Command) -> Event:
     mine = [
-        i for i, p in enumerate(state["placements"]) if p["seat"] == seat and p["action"] != "dealer"
+        i
+        for i, p in enumerate(state["placements"])
+        if p["seat"] == seat and p["action"] != "dealer"
     ]
     if not _checks.is_int(index) or index not in mine:
         raise RuleViolation(
-            "rule/placement_refused", "move.placement must be one of your placements",
+            "rule/placement_refused",
+            "move.placement must be one of your placements",
             {"field": "move.placement", "yours": mine},
         )
     moved = state["placements"][index]
     without = {**state, "placements": [p for i, p in enumerate(state["placements"]) if i != index]}
     _check_target(state, seat, {**target, "dice": moved["dice"]}, without)
     values = sum(state["dice"][seat][i]["value"] for i in moved["dice"])
-    payload = {"seat": seat, "placement": index, "to": target["action"], "total": values + target["delta"]}
+    payload = {
+        "seat": seat,
+        "placement": index,
+        "to": target["action"],
+        "total": values + target["delta"],
+    }
     payload.update({k: target[k] for k in ("row", "slot") if target.get(k)})
     if target["action"] == "turn_order":
         payload["rank"] = len(dc.occupants(state, "turn_order", None, None)) + 1
@@ -235,11 +249,15 @@ def _move_sources(
     earlier (judged as if it had left its spot)."""
     own = state["dice"][seat]
     others = [d for d in dc.unplaced(state, seat) if d["id"] != die]
-    sources = [({"dice": g}, [own[i] for i in g], state) for g in dc.subsets(others)]
+    sources: list[tuple[dict[str, Any], list[dict[str, Any]], State]] = [
+        ({"dice": g}, [own[i] for i in g], state) for g in dc.subsets(others)
+    ]
     for i, p in enumerate(state["placements"]):
         if p["seat"] == seat and p["action"] != "dealer":
             rest = [x for j, x in enumerate(state["placements"]) if j != i]
-            sources.append(({"placement": i}, [own[d] for d in p["dice"]], {**state, "placements": rest}))
+            sources.append(
+                ({"placement": i}, [own[d] for d in p["dice"]], {**state, "placements": rest})
+            )
     return sources
 
 

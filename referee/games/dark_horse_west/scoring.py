@@ -54,7 +54,11 @@ def counted(state: State) -> Event:
 def _tiebreak(state: State, seat: int) -> int:
     """Influence, then resources, then the higher turn order, as one number."""
     later = state["seats"] - table.position(state, seat)
-    return state["goods"][seat]["influence"] * 1_000_000 + table.resources_held(state, seat) * 10 + later
+    return (
+        state["goods"][seat]["influence"] * 1_000_000
+        + table.resources_held(state, seat) * 10
+        + later
+    )
 
 
 def outcome(state: State) -> dict[str, Any] | None:

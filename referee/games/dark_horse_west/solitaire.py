@@ -23,7 +23,9 @@ def ghosts_rolled(state: State, number: int, rng: Rng) -> list[Event]:
     """GhostDiceRolled: the single Ghost die and the difficulty's pairs."""
     solo = state["solitaire"]
     stream = rng.stream(f"round-{number}/ghost-dice")
-    groups = ["single"] + [f"pair-{i + 1}" for i in range(SOLITAIRE["ghost_pairs"][solo["difficulty"]])]
+    groups = ["single"] + [
+        f"pair-{i + 1}" for i in range(SOLITAIRE["ghost_pairs"][solo["difficulty"]])
+    ]
     rolled, next_id = [], 0
     for group in groups:
         for _ in range(1 if group == "single" else 2):
@@ -85,8 +87,14 @@ def _ghost(state: State, group: str, members: list[dict[str, Any]], rng: Rng) ->
         action = SOLITAIRE["ghost_single"][top - 1]
     payload: dict[str, Any] = {"dice": used, "group": group, "total": total}
     if any(p["action"] == action for p in state["placements"]):
-        taken_by = "player" if any(p["seat"] == 0 and p["action"] == action for p in state["placements"]) else "ghost"
-        return event("GhostDiePlaced", {**payload, "action": None, "blocked": action, "by": taken_by})
+        taken_by = (
+            "player"
+            if any(p["seat"] == 0 and p["action"] == action for p in state["placements"])
+            else "ghost"
+        )
+        return event(
+            "GhostDiePlaced", {**payload, "action": None, "blocked": action, "by": taken_by}
+        )
     return event("GhostDiePlaced", {**payload, "action": action})
 
 
@@ -104,7 +112,11 @@ def ghost_pioneer(state: State, rng: Rng) -> list[Event]:
         state = _folded(state, events)
     shown = state["deck"][:2]
     found = [c for c in shown if card_kind(c) == "event"]
-    chosen = found[rng.below(f"round-{state['round']}/ghost-pioneer", len(found))] if len(found) > 1 else None
+    chosen = (
+        found[rng.below(f"round-{state['round']}/ghost-pioneer", len(found))]
+        if len(found) > 1
+        else None
+    )
     played = chosen or (found[0] if found else None)
     thrown = [c for c in shown if c != played]
     events.append(event("CardsRevealed", {"cards": shown, "discarded": thrown, "played": played}))

@@ -90,7 +90,6 @@ def _solitaire(options: dict[str, Any]) -> dict[str, Any]:
         "difficulty": options["difficulty"] or "chicken",
         "scenario": options["scenario"] or "tenderfoot",
         "turns": options["solitaire_turns"],
-        "role_loss": [],
     }
 
 
@@ -583,12 +582,6 @@ def _scores_counted(state: State, p: Payload) -> None:
     state.update(phase=OVER, result=p, step=None, task=None)
 
 
-def _solo_role_loss(state: State, p: Payload) -> None:
-    solo = dict(state["solitaire"])
-    solo["role_loss"] = sorted({*solo["role_loss"], p["role"]})
-    state["solitaire"] = solo
-
-
 _APPLY: dict[str, Callable[[State, Payload], None]] = {
     "TurnOrderDrawn": _turn_order_drawn,
     "CharactersDealt": _characters_dealt,
@@ -642,6 +635,5 @@ _APPLY: dict[str, Callable[[State, Payload], None]] = {
     "SettlePassed": _passed,
     "RoundEnded": _round_ended,
     "GameEndTriggered": _end_triggered,
-    "GhostBlockedRole": _solo_role_loss,
     "ScoresCounted": _scores_counted,
 }

@@ -22,7 +22,9 @@ def loan_payments(state: State, seat: int) -> list[Command]:
     """Every pay_loan the seat may send now."""
     if state["goods"][seat]["loan"] < 1:
         return []
-    return [{"type": "pay_loan", "pay": pay} for pay in table.payments(state, seat, payoff(state, seat))]
+    return [
+        {"type": "pay_loan", "pay": pay} for pay in table.payments(state, seat, payoff(state, seat))
+    ]
 
 
 def pay_loan(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -70,9 +72,7 @@ def paid(state: State, seat: int, value: Any, count: int, field: str) -> dict[st
     """Resources a seat pays: `count` of any kinds it holds."""
     pay = chosen(value, count, field)
     if not table.can_pay(state, seat, pay):
-        raise RuleViolation(
-            "rule/cannot_pay", f"you do not hold {_spelled(pay)}", {"field": field}
-        )
+        raise RuleViolation("rule/cannot_pay", f"you do not hold {_spelled(pay)}", {"field": field})
     return pay
 
 

@@ -33,38 +33,69 @@ COMMANDS: dict[str, Any] = {
     "place_rail": _fields("Lay one rail you are due (start, Rail Baron, Tycoon, cards).", "edge"),
     "move_gunslinger": _fields("Gunslinger: move your pawn up or down by your die.", "direction"),
     "flip_deputy": _fields("Sheriff: turn the Deputy die to its bottom face."),
-    "reroll": _fields("Spend a Wild Die token to re-roll one or two dice (three with the bonus die).", "dice"),
+    "reroll": _fields(
+        "Spend a Wild Die token to re-roll one or two dice (three with the bonus die).", "dice"
+    ),
     "place": _fields(
         "Place dice on an action (produce: a row and icon), with at most one modifier: "
         "wild +/-1 or engineer {die, value}; share spends an Engineer token on a taken "
         "limited action. action 'character' puts a die on your character card.",
-        "action", "row", "slot", "dice", "wild", "engineer", "share",
+        "action",
+        "row",
+        "slot",
+        "dice",
+        "wild",
+        "engineer",
+        "share",
     ),
     "dealer": _fields(
         "Put a die on Dealer and at once move dice +/-1 (move {dice|placement, to, delta, "
         "row, slot, share}) or take a loan of three resources (loan {food, wood, ore}).",
-        "die", "move", "loan",
+        "die",
+        "move",
+        "loan",
     ),
     "play_card": _fields(
         "Play an action card (one a game turn) before or after one of your collections; "
         "placement cards on your placement turn.",
-        "card", "target", "hex", "hexes", "take", "pay", "resource", "die", "remove_event",
+        "card",
+        "target",
+        "hex",
+        "hexes",
+        "take",
+        "pay",
+        "resource",
+        "die",
+        "remove_event",
     ),
     "collect": _fields(
         "Collect the action whose turn it is, with its choices.",
-        "pay", "take", "build", "hex", "resources", "look", "remove_event",
+        "pay",
+        "take",
+        "build",
+        "hex",
+        "resources",
+        "look",
+        "remove_event",
     ),
     "decline": _fields("Take nothing from this action and pay nothing."),
     "keep_card": _fields(
         "Keep one drawn card (Scout: the rest back on top, top first), or use a drawn "
         "event's ability instead.",
-        "card", "ability", "top",
+        "card",
+        "ability",
+        "top",
     ),
     "pay_loan": _fields("Pay off a loan with six resources (The Banker five).", "pay"),
     "cash_stock": _fields("Cash a stock token for one gold or three resources.", "take"),
     "use_ability": _fields(
         "Use a character ability (once a Collection Phase).",
-        "ability", "card", "taken", "take", "pay", "hex",
+        "ability",
+        "card",
+        "taken",
+        "take",
+        "pay",
+        "hex",
     ),
     "pass": _fields("Done for now: let the game go on."),
 }
@@ -93,12 +124,18 @@ def legal(state: State, seat: int | str | None) -> list[Command]:
         return []
     task, step = state["task"], state["step"]
     if task:
-        return cards.rail_commands(state, task) if task["kind"] == "rails" else cards.keep_options(state, task)
+        return (
+            cards.rail_commands(state, task)
+            if task["kind"] == "rails"
+            else cards.keep_options(state, task)
+        )
     kind = step["kind"]
     if kind == "setup":
         return _setup_legal(state, seat, step["piece"])
     if kind == "gunslinger":
-        return [{"type": "move_gunslinger", "direction": d} for d in placement.gun_targets(state, seat)]
+        return [
+            {"type": "move_gunslinger", "direction": d} for d in placement.gun_targets(state, seat)
+        ]
     if kind == "place":
         return _placing_legal(state, seat)
     anytime = _anytime(state, seat, final=kind == "settle" and step["final"])
@@ -144,7 +181,10 @@ def _free_characters(state: State) -> list[str]:
 
 
 def _first_city_sites(state: State) -> list[str]:
-    safe = bool(state["solitaire"]) and SCENARIOS[state["solitaire"]["scenario"]].get("first_city") == "safe_zone"
+    safe = (
+        bool(state["solitaire"])
+        and SCENARIOS[state["solitaire"]["scenario"]].get("first_city") == "safe_zone"
+    )
     return rails.initial_city_sites(state["cities"], players=state["seats"], safe_zone_only=safe)
 
 
@@ -168,8 +208,16 @@ def _route(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     task, step = state["task"], state["step"]
     if task:
         wanted = "place_rail" if task["kind"] == "rails" else "keep_card"
-        _allowed(kind, (wanted,), "you have rails to lay" if wanted == "place_rail" else "keep a card first")
-        return cards.place_rail(state, seat, cmd) if wanted == "place_rail" else cards.keep(state, seat, cmd)
+        _allowed(
+            kind,
+            (wanted,),
+            "you have rails to lay" if wanted == "place_rail" else "keep a card first",
+        )
+        return (
+            cards.place_rail(state, seat, cmd)
+            if wanted == "place_rail"
+            else cards.keep(state, seat, cmd)
+        )
     if step["kind"] == "setup":
         return _setup(state, seat, cmd, step["piece"])
     if step["kind"] == "gunslinger":
@@ -182,7 +230,9 @@ def _route(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
 
 def _allowed(kind: str, allowed: tuple[str, ...], why: str) -> None:
     if kind not in allowed:
-        raise RuleViolation("rule/not_now", f"{kind} is not possible now: {why}", {"allowed": list(allowed)})
+        raise RuleViolation(
+            "rule/not_now", f"{kind} is not possible now: {why}", {"allowed": list(allowed)}
+        )
 
 
 def _setup(state: State, seat: int, cmd: Command, piece: str) -> list[Event]:
@@ -190,7 +240,9 @@ def _setup(state: State, seat: int, cmd: Command, piece: str) -> list[Event]:
     _allowed(cmd["type"], (wanted,), f"setup asks for your {piece}")
     if piece == "character":
         if cmd.get("character") not in _free_characters(state):
-            raise RuleViolation("rule/character_taken", "choose a character still free", {"field": "character"})
+            raise RuleViolation(
+                "rule/character_taken", "choose a character still free", {"field": "character"}
+            )
         return [event("CharacterChosen", {"seat": seat, "character": cmd["character"]})]
     h = cmd.get("hex")
     if piece == "city":
@@ -202,7 +254,11 @@ def _setup(state: State, seat: int, cmd: Command, piece: str) -> list[Event]:
             )
         return [event("CityPlaced", {"seat": seat, "hex": h, "setup": True})]
     if h not in table.town_sites(state, seat):
-        raise RuleViolation("rule/town_site", "a first town goes on a resource hex next to your city", {"field": "hex"})
+        raise RuleViolation(
+            "rule/town_site",
+            "a first town goes on a resource hex next to your city",
+            {"field": "hex"},
+        )
     placed = {"seat": seat, "hex": h, "setup": True}
     if h in table.face_down(state):
         placed["revealed"] = state["layout"][h]
@@ -211,7 +267,9 @@ def _setup(state: State, seat: int, cmd: Command, piece: str) -> list[Event]:
 
 def _placing(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     kind = cmd["type"]
-    _allowed(kind, ("place", "dealer", "reroll", "flip_deputy", "play_card"), "it is the Placement Phase")
+    _allowed(
+        kind, ("place", "dealer", "reroll", "flip_deputy", "play_card"), "it is the Placement Phase"
+    )
     if kind == "place":
         return placement.place(state, seat, cmd)
     if kind == "dealer":
@@ -226,7 +284,9 @@ def _placing(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
 ANYTIME = ("pay_loan", "cash_stock", "use_ability")
 
 
-def _collecting(state: State, seat: int, cmd: Command, rng: Rng, step: dict[str, Any]) -> list[Event]:
+def _collecting(
+    state: State, seat: int, cmd: Command, rng: Rng, step: dict[str, Any]
+) -> list[Event]:
     kind = cmd["type"]
     settle, done = step["kind"] == "settle", step.get("collected")
     allowed: tuple[str, ...] = ANYTIME + ("pass",)
@@ -246,4 +306,3 @@ def _collecting(state: State, seat: int, cmd: Command, rng: Rng, step: dict[str,
     if kind == "cash_stock":
         return tokens.cash_stock(state, seat, cmd, final=settle and step["final"])
     return characters.use_ability(state, seat, cmd)
-

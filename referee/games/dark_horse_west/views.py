@@ -58,6 +58,7 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
         ],
         city_points=rails.city_points(state["rails"], state["cities"], state["towns"]),
         game_end_influence=state["end_influence"],
+        discarded_this_phase=state["phase_discards"],
     )
     if viewer == MODERATOR:
         shown.update(layout=state["layout"], hands=state["hands"], deck=state["deck"])
