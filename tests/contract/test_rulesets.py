@@ -16,6 +16,10 @@ from referee.engine.rng import Rng
 from replays.verify import verify_events
 
 GAMES = 300
+# games of a ruleset whose random-bot games run to hundreds of game turns (dark-horse-west:
+# a game ends on 11 influence or every piece built) are fewer here; its own contract file
+# plays each variant (tests/contract/test_dark_horse_west_variants.py)
+FEWER = {"dark-horse-west": 12}
 T0 = 1_800_000_000  # the creation time of games played in rounds
 RULESETS = registry.names()
 
@@ -32,10 +36,10 @@ def seed_for(ruleset: str, i: int, options: dict | None = None) -> str:
     return f"contract/{ruleset}/{canonical(options).decode()}/{i}"
 
 
-def bot_game(ruleset: str, i: int, *, options: dict | None = None, check=None):
+def bot_game(ruleset: str, i: int, *, options: dict | None = None, check=None, seats=None):
     """A seeded random-bot game: (records, final state, commands)."""
     seed = seed_for(ruleset, i, options)
-    players = seats_for(registry.get(ruleset), i)
+    players = seats or seats_for(registry.get(ruleset), i)
     records = game.create(ruleset, players, options or {}, seed, now=T0)
     state, bot, commands = game.fold(records), Rng(f"bot:{seed}"), []
     for turn in range(20_000):
@@ -52,7 +56,12 @@ def bot_game(ruleset: str, i: int, *, options: dict | None = None, check=None):
 
 @cache
 def corpus(ruleset: str):
-    return [bot_game(ruleset, i) for i in range(GAMES)]
+    return [bot_game(ruleset, i) for i in range(games(ruleset, GAMES))]
+
+
+def games(ruleset: str, usual: int) -> int:
+    """How many bot games a check plays for a ruleset."""
+    return min(usual, FEWER.get(ruleset, usual))
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -63,7 +72,9 @@ def test_bot_games_finish_with_an_outcome_and_a_revealed_seed(ruleset):
         assert records[-1]["payload"]["seed"] == f"contract/{ruleset}/{i}"
         assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
         outcome = state["outcome"]
-        assert len(outcome["scores"]) == len(state["players"]) and outcome["winners"]
+        assert len(outcome["scores"]) == len(state["players"])
+        # a lost Solitaire game has no winner; every other game has one at least
+        assert outcome["winners"] or outcome.get("victory") is False
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -80,10 +91,10 @@ def test_same_seed_and_commands_give_byte_identical_records(ruleset):
         assert b"".join(map(canonical, again)) == b"".join(map(canonical, records))
 
 
-def replayed(ruleset: str, i: int, commands, options: dict | None = None) -> list:
+def replayed(ruleset: str, i: int, commands, options: dict | None = None, seats=None) -> list:
     """Bot game i created again and the same commands executed: its records."""
     seed = seed_for(ruleset, i, options)
-    players = seats_for(registry.get(ruleset), i)
+    players = seats or seats_for(registry.get(ruleset), i)
     again = game.create(ruleset, players, options or {}, seed, now=T0)
     state = game.fold(again)
     for seat, command in commands:
@@ -105,7 +116,7 @@ def test_logs_verify_and_a_changed_outcome_is_caught(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_view_or_stream_shows_a_seat_what_is_hidden_from_it(ruleset):
-    for i in range(30):
+    for i in range(games(ruleset, 30)):
         records, state, _ = bot_game(ruleset, i, check=no_leaks_before(f"contract/{ruleset}/{i}"))
 
 
@@ -217,5 +228,5 @@ def test_every_legal_command_is_accepted(ruleset):
             for command in game.legal(state, actor):
                 assert game.execute(state, actor, timed(state, command), "any seed")
 
-    for i in range(10):
+    for i in range(games(ruleset, 10) // 2 if ruleset in FEWER else 10):
         bot_game(ruleset, i, check=all_legal_accepted)

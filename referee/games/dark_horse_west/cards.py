@@ -243,7 +243,7 @@ def target_of(state: State, seat: int, cmd: Command) -> int:
 
 def _claim_jump(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
     h = cmd.get("hex")
-    owner = state["towns"].get(h)
+    owner = state["towns"].get(h) if isinstance(h, str) else None
     if (
         owner is None
         or owner == seat
@@ -324,7 +324,12 @@ def _surveyor(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> lis
     from .collection import looked
 
     hexes_ = cmd.get("hexes")
-    if not isinstance(hexes_, list) or not 1 <= len(hexes_) <= 2 or len(set(hexes_)) != len(hexes_):
+    if (
+        not isinstance(hexes_, list)
+        or not all(isinstance(h, str) for h in hexes_)
+        or not 1 <= len(hexes_) <= 2
+        or len(set(hexes_)) != len(hexes_)
+    ):
         raise BadRequest("command/invalid", "hexes must list one or two hexes", {"field": "hexes"})
     looks = [looked(state, seat, h, "hexes") for h in sorted(hexes_)]
     return [played(seat, card, hexes=sorted(hexes_)), *looks]

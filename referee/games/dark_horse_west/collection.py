@@ -11,6 +11,7 @@ from typing import Any
 from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
+from .. import _checks
 from . import cards, table
 from .data import COSTS, SCENARIOS
 from .tokens import chosen, paid
@@ -116,7 +117,12 @@ def _work_crew(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rn
     types = table.produced_types(state, seat)
     wanted = cmd.get("resources", [])
     need = min(2, len(types))
-    if not isinstance(wanted, list) or len(set(wanted)) != len(wanted) or len(wanted) != need:
+    if (
+        not isinstance(wanted, list)
+        or not all(isinstance(r, str) for r in wanted)
+        or len(set(wanted)) != len(wanted)
+        or len(wanted) != need
+    ):
         raise BadRequest(
             "command/invalid",
             f"resources must name {need} different resource types",
@@ -242,13 +248,23 @@ def rugged_found(state: State, seat: int, h: str) -> Event:
 def _trader(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
     _no_fields(cmd, "pay", "take")
     take = cmd.get("take")
-    if take == {"gold": 1}:
+    if is_gold(take):
         count = 3 if table.event_on(state, "gold_strike") else COSTS["trader_gold"]
     else:
         take = chosen(take, COSTS["trader_take"], "take")
         count = COSTS["trader_resources"]
     pay = paid(state, seat, cmd.get("pay"), count, "pay")
     return [collected(state, seat, table.combined(table.negative(pay), take))]
+
+
+def is_gold(value: Any) -> bool:
+    """Whether a take is exactly one gold."""
+    return (
+        isinstance(value, dict)
+        and list(value) == ["gold"]
+        and _checks.is_int(value["gold"])
+        and value["gold"] == 1
+    )
 
 
 def _engineer(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
@@ -357,9 +373,10 @@ def _market(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) 
     _no_fields(cmd, "pay", "take")
     pay, take = cmd.get("pay"), cmd.get("take")
     for count, gold, takes in market_options(state, seat):
-        if (pay == gold if gold else _is_count(pay, count)) and take in takes:
+        if (is_gold(pay) if gold else _is_count(pay, count)) and take in takes:
             cost = gold or paid(state, seat, pay, count, "pay")
             _afford(state, seat, cost)
+            take = takes[takes.index(take)]
             return [collected(state, seat, table.combined(table.negative(cost), take))]
     raise BadRequest(
         "command/invalid",
@@ -369,12 +386,9 @@ def _market(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) 
 
 
 def _is_count(value: Any, count: int) -> bool:
-    return (
-        count > 0
-        and isinstance(value, dict)
-        and "gold" not in value
-        and sum(v for v in value.values() if isinstance(v, int)) == count
-    )
+    if count < 1 or not isinstance(value, dict) or "gold" in value:
+        return False
+    return sum(v for v in value.values() if _checks.is_int(v)) == count
 
 
 _COLLECT: dict[str, Callable[[State, int, dict[str, Any], Command, Rng], list[Event]]] = {

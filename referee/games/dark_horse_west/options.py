@@ -72,7 +72,7 @@ def _check_in_play(value: Any) -> None:
     if (
         not isinstance(value, list)
         or not value
-        or any(c not in CHARACTERS for c in value)
+        or any(not isinstance(c, str) or c not in CHARACTERS for c in value)
         or len(set(value)) != len(value)
     ):
         raise invalid(

@@ -59,7 +59,7 @@ def _placed(state: State, seat: int, cmd: Command, via: str | None = None) -> Ev
 
 def _spot(cmd: Command) -> dict[str, Any]:
     action = cmd.get("action")
-    if action not in ACTIONS and action != "character" or action == "dealer":
+    if not isinstance(action, str) or action not in (*ACTIONS, "character") or action == "dealer":
         raise BadRequest(
             "command/invalid",
             "action must be an action space (Dealer has its own command) or character",
@@ -93,13 +93,15 @@ def _own_dice(state: State, seat: int, dice: Any, *, field: str = "dice") -> lis
 
 
 def _modifier(key: str, value: Any, dice: list[int]) -> Any:
-    if key == "wild" and value not in (1, -1):
+    if key == "wild" and (not _checks.is_int(value) or value not in (1, -1)):
         raise BadRequest("command/invalid", "wild must be 1 or -1", {"field": "wild"})
     if key == "share" and value is not True:
         raise BadRequest("command/invalid", "share must be true", {"field": "share"})
     if key == "engineer":
         ok = isinstance(value, dict) and sorted(value) == ["die", "value"]
-        if not ok or not _checks.is_int(value["die"]) or value["value"] not in dc.FACES:
+        if not ok or not all(_checks.is_int(value[k]) for k in ("die", "value")):
+            ok = False
+        if not ok or value["value"] not in dc.FACES:
             raise BadRequest(
                 "command/invalid", "engineer must be {die, value 1-6}", {"field": "engineer"}
             )
@@ -146,7 +148,11 @@ def taken(value: Any, count: int, field: str) -> dict[str, int]:
 
 
 def _dealer_move(state: State, seat: int, die: int, move: Any) -> Event:
-    if not isinstance(move, dict) or move.get("delta") not in (1, -1):
+    if (
+        not isinstance(move, dict)
+        or not _checks.is_int(move.get("delta"))
+        or move["delta"] not in (1, -1)
+    ):
         raise BadRequest("command/invalid", "move needs delta 1 or -1", {"field": "move"})
     spot = _spot({"action": move.get("to"), "row": move.get("row"), "slot": move.get("slot")})
     target = {**spot, "type": "place", "delta": move["delta"]}

@@ -51,7 +51,7 @@ def cash_stock(state: State, seat: int, cmd: Command, *, final: bool) -> list[Ev
     if state["used"][seat]["stock"] and not final:
         raise RuleViolation("rule/token_used", "one stock token a turn (every one at scoring)")
     take = cmd.get("take")
-    if take != {"gold": 1}:
+    if take != {"gold": 1} or take["gold"] is True:
         take = chosen(take, COSTS["stock_take"], "take")
     change = table.combined({"stock": -1}, take)
     return [event("StockCashed", {"seat": seat, "change": change})]
