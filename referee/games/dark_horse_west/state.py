@@ -356,6 +356,7 @@ def _gunslinger_moved(state: State, p: Payload) -> None:
     pawns = list(state["pawns"])
     pawns[p["seat"]] = p["to"]
     state.update(pawns=pawns, step=None)
+    _seats_list(state, "gun_dice", p["seat"], None)  # moved: the die has done its work
 
 
 def _deputy_flipped(state: State, p: Payload) -> None:
