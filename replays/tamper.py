@@ -77,6 +77,10 @@ DRAWN = {
     "CardsDealt": "cards",
     "FirstPlayerChosen": "seat",
     "DieRolled": "face",
+    "TurnOrderDrawn": "order",
+    "CharactersDealt": "characters",
+    "TilesLaid": "layout",
+    "DeckShuffled": "deck",
 }
 # a single drawn value is drawn otherwise among the payload entry that lists the choices,
 # else among the values it takes in the log's other events of its type (the faces rolled)

@@ -17,6 +17,8 @@ A step is one command, or a rule that chooses commands from the state:
         first_legal: the first actor to move sends its first legal command;
         lead (galloping-horse): the seat to move plays the first of its cards whose move
             leaves that horse strictly ahead of every other, else its first card;
+        grow (dark-horse-west): the seat to move places on Politics, Mayor or Builder when
+            it can, else sends its first legal command;
         deadlines (games in rounds): nobody sends orders; the referee resolves each round
             at its deadline; in the awards the first actor to move sends its first legal
             command.
@@ -46,6 +48,7 @@ MAX_COMMANDS = 10_000
 FIELDS = {"name", "ruleset", "covers", "players", "options", "seed", "steps"}
 COMMAND_STEP = {"actor", "command", "at", "refused"}
 RULE_STEP = {"play", "until"}
+GROWING = ("politics", "mayor", "builder")
 
 Step = dict[str, Any]
 Command = dict[str, Any]
@@ -182,7 +185,12 @@ class Table:
 
     def play_on(self, rule: str, until: Any) -> None:
         """Commands chosen by a rule from the state, until the game ends or a round opens."""
-        choose = {"first_legal": self.first_legal, "lead": self.lead, "deadlines": self.deadline}
+        choose = {
+            "first_legal": self.first_legal,
+            "lead": self.lead,
+            "deadlines": self.deadline,
+            "grow": self.grow,
+        }
         if rule not in choose:
             raise ScenarioError(f"no rule {rule!r} to play on (known: {', '.join(choose)})")
         for _ in range(MAX_COMMANDS):
@@ -234,4 +242,16 @@ class Table:
             others = [d for h, d in state["rules"]["distance"].items() if h != moved["horse"]]
             if all(moved["to"] > d for d in others):
                 return {"actor": seat, "command": command}
+        return {"actor": seat, "command": options[0]}
+
+    def grow(self, state: game.State) -> Step:
+        """dark-horse-west: the seat to move places on Politics, Mayor or Builder when it
+        can (in that order), else sends its first legal command (which collects rather
+        than declines, and lays rails and keeps cards)."""
+        seat = game.to_move(state)[0]
+        options = game.legal(state, seat)
+        for action in GROWING:
+            for command in options:
+                if command["type"] == "place" and command.get("action") == action:
+                    return {"actor": seat, "command": command}
         return {"actor": seat, "command": options[0]}

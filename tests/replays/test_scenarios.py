@@ -566,6 +566,77 @@ def check_royal_turf_dispute_kept(events: list[Event]) -> None:
     assert events[3]["type"] == "OrdersSubmitted" and events[3]["command"]["type"] == "place_bet"
 
 
+# --- dark-horse-west -------------------------------------------------------------------
+
+
+def check_influence_end(events: list[Event]) -> None:
+    """The end is triggered by influence in a Collection Phase that is then finished; the
+    scores add up their lines and the winner is the seat with most points."""
+    trigger = one(events, "GameEndTriggered")
+    assert trigger["reason"] == "influence"
+    seq = next(e["seq"] for e in events if e["type"] == "GameEndTriggered")
+    later = [e["type"] for e in events[seq:]]
+    assert "RoundStarted" not in later and "CollectionTurn" in later
+    scores = one(events, "ScoresCounted")
+    for line, total in zip(scores["breakdown"], scores["scores"], strict=True):
+        cities = sum(line["cities"].values())
+        assert (
+            total
+            == line["gold"]
+            + line["influence"]
+            + cities
+            + len(line["roles"])
+            + line["loans"]
+            + line["jail"]
+        )
+    influence = [line["influence"] for line in scores["breakdown"]]
+    assert influence[trigger["seat"]] >= 3
+    assert outcome(events)["winners"] == [scores["scores"].index(max(scores["scores"]))]
+
+
+def check_gunslinger(events: list[Event]) -> None:
+    """Both pawns move every turn by their full die on actions 2-12, and nobody places
+    on an action the other seat's pawn stands on."""
+    from referee.games.dark_horse_west.data import gun_actions
+
+    pawns = [7, 7]
+    rounds = 0
+    for e in events:
+        p = e["payload"]
+        if e["type"] == "RoundStarted":
+            rounds += 1
+        elif e["type"] == "GunslingerMoved":
+            assert p["from"] == pawns[p["seat"]] and 2 <= p["to"] <= 12
+            assert abs(p["to"] - p["from"]) in (p["die"], 0)
+            pawns[p["seat"]] = p["to"]
+        elif e["type"] == "DicePlaced":
+            assert p["action"] not in gun_actions(pawns[1 - p["seat"]])
+    assert len(of_type(events, "GunslingerMoved")) == 2 * rounds
+    assert of_type(events, "GunslingerTurn"), "no seat ever chose a direction"
+
+
+def check_solitaire_cruel_marshal_law(events: list[Event]) -> None:
+    """Five Ghost dice a turn, placed before the player's first die; events only from the
+    event pile; a defeat after six turns."""
+    assert [len(p["dice"]) for p in of_type(events, "GhostDiceRolled")] == [5] * 6
+    placed_by_ghost, seen_player = False, False
+    for e in events:
+        if e["type"] == "RoundStarted":
+            placed_by_ghost, seen_player = False, False
+        elif e["type"] == "GhostDiePlaced":
+            assert not seen_player
+            placed_by_ghost = True
+        elif e["type"] == "DicePlaced":
+            assert placed_by_ghost
+            seen_player = True
+            assert e["payload"]["action"] != "turn_order"
+    assert of_type(events, "EventPileShuffled")
+    assert not any(p.get("action") == "turn_order" for p in of_type(events, "DicePlaced"))
+    result = outcome(events)
+    assert result["scenario"] == "Marshal Law" and result["victory"] is False
+    assert result["winners"] == []
+
+
 EDGE_CASES: dict[str, Callable[[list[Event]], None]] = {
     "blackout-middle-scenario-abandoned": check_abandoned,
     "galloping-horse-scenario-food-runs-out": check_food_runs_out,
@@ -585,4 +656,8 @@ EDGE_CASES: dict[str, Callable[[list[Event]], None]] = {
     "royal-turf-scenario-hidden-bets-bluff": check_hidden_bets_bluff,
     "royal-turf-scenario-richest-tie": check_richest_tie,
     "royal-turf-scenario-dispute-kept": check_royal_turf_dispute_kept,
+    "dark-horse-west-scenario-influence-end": check_influence_end,
+    "dark-horse-west-scenario-gunslinger": check_gunslinger,
+    "dark-horse-west-scenario-solitaire-cruel-marshal-law": check_solitaire_cruel_marshal_law,
+    "dark-horse-west-scenario-dispute-kept": check_dispute_kept,
 }
