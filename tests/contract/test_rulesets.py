@@ -18,7 +18,7 @@ from replays.verify import verify_events
 GAMES = 300
 # games of a ruleset whose random-bot games run to hundreds of game turns (dark-horse-west:
 # a game ends on 11 influence or every piece built) are fewer here; its own contract file
-# plays each variant (tests/contract/test_dark_horse_west_variants.py)
+# plays each variant (tests/contract/test_dark_horse_west_contract.py)
 FEWER = {"dark-horse-west": 12}
 T0 = 1_800_000_000  # the creation time of games played in rounds
 RULESETS = registry.names()
@@ -56,10 +56,10 @@ def bot_game(ruleset: str, i: int, *, options: dict | None = None, check=None, s
 
 @cache
 def corpus(ruleset: str):
-    return [bot_game(ruleset, i) for i in range(games(ruleset, GAMES))]
+    return [bot_game(ruleset, i) for i in range(games_of(ruleset, GAMES))]
 
 
-def games(ruleset: str, usual: int) -> int:
+def games_of(ruleset: str, usual: int) -> int:
     """How many bot games a check plays for a ruleset."""
     return min(usual, FEWER.get(ruleset, usual))
 
@@ -116,7 +116,7 @@ def test_logs_verify_and_a_changed_outcome_is_caught(ruleset):
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_view_or_stream_shows_a_seat_what_is_hidden_from_it(ruleset):
-    for i in range(games(ruleset, 30)):
+    for i in range(games_of(ruleset, 30)):
         records, state, _ = bot_game(ruleset, i, check=no_leaks_before(f"contract/{ruleset}/{i}"))
 
 
@@ -228,5 +228,5 @@ def test_every_legal_command_is_accepted(ruleset):
             for command in game.legal(state, actor):
                 assert game.execute(state, actor, timed(state, command), "any seed")
 
-    for i in range(games(ruleset, 10) // 2 if ruleset in FEWER else 10):
+    for i in range(games_of(ruleset, 10) // 2 if ruleset in FEWER else 10):
         bot_game(ruleset, i, check=all_legal_accepted)

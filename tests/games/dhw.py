@@ -94,6 +94,11 @@ def collecting(state: State, placement: dict[str, Any]) -> State:
     out.update(
         phase="collection",
         task=None,
-        step={"kind": "collect", "seat": placement["seat"], "action": placement["action"], "placement": 0},
+        step={
+            "kind": "collect",
+            "seat": placement["seat"],
+            "action": placement["action"],
+            "placement": 0,
+        },
     )
     return out

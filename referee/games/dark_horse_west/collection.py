@@ -59,7 +59,10 @@ def _no_fields(cmd: Command, *allowed: str) -> None:
 
 def _turn_order(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
     _no_fields(cmd)
-    order = table.moved_to(state["order"], seat, p["rank"] - 1)
+    ahead = [
+        x for x in state["placements"] if x["action"] == "turn_order" and x["rank"] < p["rank"]
+    ]
+    order = table.moved_to(state["order"], seat, len(ahead))
     return [
         collected(state, seat, {}),
         event("TurnOrderChanged", {"order": order, "why": "turn_order", "seat": seat}),
@@ -74,10 +77,11 @@ def _pioneer(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng)
 def _produce(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
     _no_fields(cmd)
     row = p["row"]
+    towns = table.towns_on(state, seat, row)
     extra = 0
-    if p["slot"] == "plus":
+    if p["slot"] == "plus" and towns:  # nothing is produced without a town on it
         extra = 2 if table.event_on(state, "bumper_harvest") else 1
-    return [collected(state, seat, {row: table.towns_on(state, seat, row) + extra})]
+    return [collected(state, seat, {row: towns + extra})]
 
 
 def _hired_hand(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
@@ -153,6 +157,8 @@ def _rail_baron(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: R
     _no_fields(cmd)
     cost = rail_baron_cost(state, seat)
     _afford(state, seat, cost)
+    if not table.rail_sites(state, seat):
+        raise RuleViolation("rule/rail_site", "there is no edge where you may lay a rail")
     return [collected(state, seat, table.negative(cost)), rails_due(state, seat, 2, "rail_baron")]
 
 
@@ -227,9 +233,10 @@ def build_town(
     cost = town_cost(state, seat, h, free=free)
     hidden = h in table.face_down(state)
     if not table.can_pay(state, seat, cost):
-        if hidden and table.can_pay(
-            state, seat, town_cost(state, seat, h, free=free, rugged=False)
-        ):
+        # only a rugged tile face down is a surprise; a printed rugged hex is not
+        unaware = hidden and table.is_rugged(state, h) and not table.printed_rugged(h)
+        base = town_cost(state, seat, h, free=free, rugged=False)
+        if unaware and table.can_pay(state, seat, base):
             return [rugged_found(state, seat, h)]
         _afford(state, seat, cost)
     placed = {"seat": seat, "hex": h}
@@ -247,11 +254,11 @@ def rugged_found(state: State, seat: int, h: str) -> Event:
 
 def _trader(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
     _no_fields(cmd, "pay", "take")
-    take = cmd.get("take")
-    if is_gold(take):
+    take: Change = {"gold": 1}
+    if is_gold(cmd.get("take")):
         count = 3 if table.event_on(state, "gold_strike") else COSTS["trader_gold"]
     else:
-        take = chosen(take, COSTS["trader_take"], "take")
+        take = chosen(cmd.get("take"), COSTS["trader_take"], "take")
         count = COSTS["trader_resources"]
     pay = paid(state, seat, cmd.get("pay"), count, "pay")
     return [collected(state, seat, table.combined(table.negative(pay), take))]

@@ -200,7 +200,7 @@ def next_collection(state: State) -> int | None:
 def _collection_key(state: State, p: dict[str, Any]) -> tuple[int, int, int]:
     row = RESOURCES.index(p["row"]) if p.get("row") else 0
     then = p["rank"] if p["action"] == "turn_order" else table.position(state, p["seat"])
-    return BOARD.index(p["action"]), row, then
+    return BOARD.index(p["action"]), then, row
 
 
 def _collection_turn(state: State, index: int, rng: Rng) -> list[Event]:

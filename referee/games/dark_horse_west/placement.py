@@ -53,8 +53,15 @@ def _placed(state: State, seat: int, cmd: Command, via: str | None = None) -> Ev
     if via:
         payload.update(via=via, delta=cmd["delta"])
     if cmd["action"] == "turn_order":
-        payload["rank"] = len(dc.occupants(state, "turn_order", None, None)) + 1
+        payload["rank"] = free_slot(state)
     return event("DicePlaced", payload)
+
+
+def free_slot(state: State) -> int:
+    """The first free 3+ slot beside Turn Order, closest to the top (a slot a Dealer
+    emptied is free again)."""
+    taken = {p["rank"] for p in state["placements"] if p["action"] == "turn_order"}
+    return next(rank for rank in range(1, len(taken) + 2) if rank not in taken)
 
 
 def _spot(cmd: Command) -> dict[str, Any]:
@@ -209,7 +216,9 @@ def _move_placed(state: State, seat: int, die: int, index: Any, target: Command)
     }
     payload.update({k: target[k] for k in ("row", "slot") if target.get(k)})
     if target["action"] == "turn_order":
-        payload["rank"] = len(dc.occupants(state, "turn_order", None, None)) + 1
+        payload["rank"] = free_slot(without)
+    if target.get("share"):
+        payload.update(share=True, change={"engineer": -1})
     return event("DiceMoved", payload)
 
 

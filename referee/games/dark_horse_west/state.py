@@ -416,6 +416,8 @@ def _dice_moved(state: State, p: Payload) -> None:
     state["placements"] = placements
     for die in moved["dice"]:
         _set_die(state, moved["seat"], die, placed=p["to"], touched=True)
+    if p.get("share"):
+        _use(state, moved["seat"], engineer=True)
 
 
 def _ghost_placed(state: State, p: Payload) -> None:

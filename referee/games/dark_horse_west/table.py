@@ -68,6 +68,11 @@ def is_rugged(state: State, h: str) -> bool:
     return bool(hexes.HEXES[hexes.parse_hex(h)]["rugged"]) or tile_rugged
 
 
+def printed_rugged(h: str) -> bool:
+    """A Rugged Resource Hex printed on the map (its cost is no surprise)."""
+    return bool(hexes.HEXES[hexes.parse_hex(h)]["rugged"])
+
+
 def towns_on(state: State, seat: int, resource: str) -> int:
     """How many of the seat's towns stand on hexes of this resource."""
     return sum(1 for h in towns_of(state, seat) if resource_of(state, h) == resource)

@@ -38,7 +38,11 @@ def seats(count: int) -> list[str]:
 @pytest.fixture(scope="module", params=VARIANTS, ids=IDS)
 def played(request):
     options, count, games = request.param
-    return options, count, [bot_game(RULESET, i, options=options, seats=seats(count)) for i in range(games)]
+    return (
+        options,
+        count,
+        [bot_game(RULESET, i, options=options, seats=seats(count)) for i in range(games)],
+    )
 
 
 def test_bot_games_finish_fold_and_verify(played):
@@ -87,7 +91,9 @@ def test_every_legal_command_is_accepted(played):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 70) | st.text(max_size=6),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=5,
 )
 
