@@ -10,16 +10,17 @@ in docs/rules/dark-horse-west.md; the house content (map, tiles, cards, characte
 ../dark_horse_west_map.json and ../dark_horse_west.json.
 
 The package: data and options; hexes and rails (the map, rails, access, city scores);
-state (initial, setup, apply); table (questions about a table); dice and placement (the
+commands (their fields); state (initial, setup, apply); table (questions about a table); dice and placement (the
 Placement Phase); collection, cards, characters, tokens (the Collection Phase); windows
 (when a seat is asked); solitaire; flow (the referee's automatic steps); turns (to_move,
 legal, decide); scoring (outcome); views (view).
 """
 
+from .commands import COMMANDS
 from .options import OPTIONS, check_options, check_table
 from .scoring import outcome
 from .state import apply, initial
-from .turns import COMMANDS, decide, legal, setup, to_move
+from .turns import decide, legal, setup, to_move
 from .views import view
 
 NAME = "dark-horse-west"
