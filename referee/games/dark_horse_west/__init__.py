@@ -10,10 +10,11 @@ in docs/rules/dark-horse-west.md; the house content (map, tiles, cards, characte
 ../dark_horse_west_map.json and ../dark_horse_west.json.
 
 The package: data and options; hexes and rails (the map, rails, access, city scores);
-commands (their fields); state (initial, setup, apply); table (questions about a table);
-dice and placement (the Placement Phase); collection, cards, characters, tokens (the
-Collection Phase); windows (when a seat is asked); solitaire; flow (the referee's
-automatic steps); turns (to_move, legal, decide); scoring (outcome); views (view).
+commands (their fields); state (initial, apply); game_setup (the random setup); table
+(questions about a table); dice and placement (the Placement Phase); collection, cards,
+characters, tokens (the Collection Phase); windows (when a seat is asked); solitaire;
+flow (the referee's automatic steps); turns (to_move, legal, decide); scoring
+(outcome); views (view).
 """
 
 from .commands import COMMANDS

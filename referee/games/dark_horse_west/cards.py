@@ -17,7 +17,8 @@ from ...engine.rng import Rng
 from .. import _checks
 from . import rails, table
 from .data import CARDS, RESOURCES, card_kind, card_type
-from .state import apply, reshuffled
+from .game_setup import reshuffled
+from .state import apply
 from .tokens import chosen
 
 State = dict[str, Any]

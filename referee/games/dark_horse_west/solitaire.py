@@ -102,7 +102,7 @@ def ghost_pioneer(state: State, rng: Rng) -> list[Event]:
     """A Ghost die on Pioneer: the top two cards are shown before anything is collected;
     an event comes into play (two: one at random), the rest are discarded."""
     from .cards import event_played
-    from .state import reshuffled
+    from .game_setup import reshuffled
 
     if not any(p["seat"] is None and p["action"] == "pioneer" for p in state["placements"]):
         return []

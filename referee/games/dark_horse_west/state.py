@@ -1,30 +1,22 @@
-"""The table of a Dark Horse West game: how it starts, the random setup, and how each
-event changes it.
+"""The table of a Dark Horse West game: how it starts and how each event changes it.
 
-Every random outcome is drawn in `decide` or the automatic steps (flow.py) and written
-into an event: the tile layout and the deck order in events nobody but the moderator
-sees, dice in public events. `apply` only folds: events that carry a `seat` and a
-`change` ({good: delta}) move goods, whatever their type.
+Every random outcome is drawn in game_setup.py, `decide` or the automatic steps (flow.py)
+and written into an event: the tile layout and the deck order in events nobody but the
+moderator sees, dice in public events. `apply` only folds: events that carry a `seat`
+and a `change` ({good: delta}) move goods, whatever their type.
 """
 
 from collections.abc import Callable
 from typing import Any
 
-from ...engine.events import Event, event
-from ...engine.rng import Rng
-from . import hexes
 from .data import (
     CHARACTERS,
     GOODS,
     GUNSLINGER,
-    SCENARIOS,
-    SOLITAIRE,
     START_BONUS,
-    deck_cards,
     gun_position,
 )
-from .data import card_kind as kind_of
-from .options import characters_available, deck_counts, is_solitaire
+from .options import is_solitaire
 
 State = dict[str, Any]
 Payload = dict[str, Any]
@@ -109,92 +101,6 @@ def _unused() -> dict[str, Any]:
         "abilities": [],
         "character_die": None,
     }
-
-
-def setup(state: State, rng: Rng) -> list[Event]:
-    """The random setup: turn order, characters (dealt at random unless chosen or off),
-    the tiles (4 ore face up on C, the rest shuffled face down, B revealed), the deck."""
-    order = rng.shuffle("setup/turn-order", list(range(state["seats"])))
-    events = [event("TurnOrderDrawn", {"order": order})]
-    if state["character_mode"] == "random":
-        events.append(_deal_characters(state, rng))
-    events += _tiles(state, rng)
-    events.append(_shuffled_deck(rng, "setup/deck", _deck(state)))
-    if state["solitaire"] and _scenario(state).get("events_apart"):
-        pile = [c for c in _all_cards(state) if kind_of(c) == "event"]
-        shuffled = rng.shuffle("setup/event-pile", pile)
-        events.append(event("EventPileShuffled", {"pile": shuffled}, to=NOBODY))
-    return events
-
-
-def _scenario(state: State) -> dict[str, Any]:
-    return SCENARIOS[state["solitaire"]["scenario"]]
-
-
-def _deal_characters(state: State, rng: Rng) -> Event:
-    options = {"characters_in_play": state.get("characters_in_play")}
-    available = characters_available(options, state["seats"])
-    dealt = rng.shuffle("setup/characters", available)[: state["seats"]]
-    return event("CharactersDealt", {"characters": dealt})
-
-
-def _all_cards(state: State) -> list[str]:
-    cards = deck_cards(deck_counts({"deck": state.get("deck_option")}))
-    if state["solitaire"]:
-        cards = [c for c in cards if c.rsplit("-", 1)[0] not in SOLITAIRE["removed_cards"]]
-    return cards
-
-
-def _deck(state: State) -> list[str]:
-    """The action deck at setup (Marshal Law keeps the events apart)."""
-    cards = _all_cards(state)
-    if state["solitaire"] and _scenario(state).get("events_apart"):
-        cards = [c for c in cards if kind_of(c) != "event"]
-    return cards
-
-
-def _shuffled_deck(rng: Rng, label: str, cards: list[str]) -> Event:
-    return event("DeckShuffled", {"deck": rng.shuffle(label, cards)}, to=NOBODY)
-
-
-def reshuffled(state: State, rng: Rng, extra: list[str]) -> Event:
-    """The deck, the discard pile and `extra` cards shuffled together into a new deck."""
-    label = f"deck/reshuffle-{state['shuffles'] + 1}"
-    return _shuffled_deck(rng, label, sorted(state["deck"] + state["discard"] + extra))
-
-
-def _tiles(state: State, rng: Rng) -> list[Event]:
-    """TilesLaid (seen by nobody: the whole layout) and TilesRevealed (C and B spots)."""
-    two = state["seats"] == 2
-    tiles = [t["id"] for t in hexes.TILES if not (two and t["rugged"])]
-    removed: list[str] = []
-    if two:
-        removed = [tiles.pop(rng.below("setup/two-player-removed", len(tiles)))]
-    ores = [t for t in tiles if _tile(t)["resource"] == "ore" and not _tile(t)["rugged"]]
-    c_spots = [hexes.hex_key(h) for h in sorted(hexes.spots("C"))]
-    layout = dict(zip(c_spots, ores, strict=False))
-    rest = [t for t in tiles if t not in layout.values()]
-    spots = sorted(
-        hexes.hex_key(h)
-        for h in hexes.spots()
-        if hexes.hex_key(h) not in layout and hexes.in_bounds(h, players=state["seats"])
-    )
-    layout.update(zip(spots, rng.shuffle("setup/tiles", rest), strict=True))
-    layout = dict(sorted(layout.items()))
-    shown = [h for h in layout if _spot(h) in ("B", "C") or state.get("tiles_face_up")]
-    return [
-        event("TilesLaid", {"layout": layout, "removed": removed}, to=NOBODY),
-        event("TilesRevealed", {"tiles": {h: layout[h] for h in shown}, "why": "setup"}),
-    ]
-
-
-def _tile(tile_id: str) -> dict[str, Any]:
-    return next(t for t in hexes.TILES if t["id"] == tile_id)
-
-
-def _spot(h: str) -> str | None:
-    spot: str | None = hexes.HEXES[hexes.parse_hex(h)]["spot"]
-    return spot
 
 
 # --- apply ---------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from ...engine.rng import Rng
 from . import cards, characters, collection, placement, rails, table, tokens
 from .data import SCENARIOS
 from .flow import advance, folded, waiting
+from .game_setup import setup as random_setup
 from .options import characters_available
 from .state import OVER
-from .state import setup as random_setup
 
 State = dict[str, Any]
 Command = dict[str, Any]
