@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/rounds.py
 	$(BIN)/python bench/verify.py
+	$(BIN)/python bench/rulesets.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
