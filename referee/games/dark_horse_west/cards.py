@@ -15,7 +15,7 @@ from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
 from .. import _checks
-from . import rails, table
+from . import table
 from .data import CARDS, RESOURCES, card_kind, card_type
 from .game_setup import reshuffled
 from .state import apply
@@ -245,11 +245,7 @@ def target_of(state: State, seat: int, cmd: Command) -> int:
 def _claim_jump(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
     h = cmd.get("hex")
     owner = state["towns"].get(h) if isinstance(h, str) else None
-    if (
-        owner is None
-        or owner == seat
-        or h not in rails.access(seat, state["rails"], state["cities"])
-    ):
+    if owner is None or owner == seat or h not in table.access(state, seat):
         raise RuleViolation(
             "rule/claim",
             "claim another player's town on a hex you have access to",

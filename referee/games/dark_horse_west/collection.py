@@ -234,7 +234,7 @@ def build_town(
     hidden = h in table.face_down(state)
     if not table.can_pay(state, seat, cost):
         # only a rugged tile face down is a surprise; a printed rugged hex is not
-        unaware = hidden and table.is_rugged(state, h) and not table.printed_rugged(h)
+        unaware = hidden and table.is_rugged(state, h) and not table.printed_rugged(state, h)
         base = town_cost(state, seat, h, free=free, rugged=False)
         if unaware and table.can_pay(state, seat, base):
             return [rugged_found(state, seat, h)]

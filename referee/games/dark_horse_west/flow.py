@@ -77,7 +77,8 @@ def _setup_next(state: State, rng: Rng) -> list[Event]:
         if not table.cities_of(state, seat):
             return [event("SetupTurn", {"seat": seat, "piece": "city"})]
     for seat in order:
-        if len(table.towns_of(state, seat)) < 2:
+        # a moderator's map may leave a first city fewer than two town sites
+        if len(table.towns_of(state, seat)) < 2 and table.town_sites(state, seat):
             return [event("SetupTurn", {"seat": seat, "piece": "town"})]
     for seat in order:
         count = state["start_rails"][seat]

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...engine.events import Event, event
 from ...engine.rng import Rng
-from . import hexes
+from . import hexes, table
 from .data import SCENARIOS, SOLITAIRE, deck_cards
 from .data import card_kind as kind_of
 from .options import characters_available, deck_counts
@@ -71,33 +71,26 @@ def reshuffled(state: State, rng: Rng, extra: list[str]) -> Event:
 
 def _tiles(state: State, rng: Rng) -> list[Event]:
     """TilesLaid (seen by nobody: the whole layout) and TilesRevealed (C and B spots)."""
-    two = state["seats"] == 2
-    tiles = [t["id"] for t in hexes.TILES if not (two and t["rugged"])]
+    two, board = state["seats"] == 2, table.board_of(state)
+    tiles = [t for t, tile in board.tiles.items() if not (two and tile["rugged"])]
     removed: list[str] = []
     if two:
         removed = [tiles.pop(rng.below("setup/two-player-removed", len(tiles)))]
-    ores = [t for t in tiles if _tile(t)["resource"] == "ore" and not _tile(t)["rugged"]]
-    c_spots = [hexes.hex_key(h) for h in sorted(hexes.spots("C"))]
+    ores = [
+        t for t in tiles if board.tiles[t]["resource"] == "ore" and not board.tiles[t]["rugged"]
+    ]
+    c_spots = [hexes.hex_key(h) for h in sorted(board.spots("C"))]
     layout = dict(zip(c_spots, ores, strict=False))
     rest = [t for t in tiles if t not in layout.values()]
     spots = sorted(
         hexes.hex_key(h)
-        for h in hexes.spots()
-        if hexes.hex_key(h) not in layout and hexes.in_bounds(h, players=state["seats"])
+        for h in board.spots()
+        if hexes.hex_key(h) not in layout and board.in_bounds(h, players=state["seats"])
     )
     layout.update(zip(spots, rng.shuffle("setup/tiles", rest), strict=True))
     layout = dict(sorted(layout.items()))
-    shown = [h for h in layout if _spot(h) in ("B", "C") or state.get("tiles_face_up")]
+    shown = [h for h in layout if board.cell(h)["spot"] in ("B", "C") or state["tiles_face_up"]]
     return [
         event("TilesLaid", {"layout": layout, "removed": removed}, to=NOBODY),
         event("TilesRevealed", {"tiles": {h: layout[h] for h in shown}, "why": "setup"}),
     ]
-
-
-def _tile(tile_id: str) -> dict[str, Any]:
-    return next(t for t in hexes.TILES if t["id"] == tile_id)
-
-
-def _spot(h: str) -> str | None:
-    spot: str | None = hexes.HEXES[hexes.parse_hex(h)]["spot"]
-    return spot

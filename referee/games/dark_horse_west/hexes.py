@@ -28,9 +28,6 @@ Hex = tuple[int, int]
 # neighbours of each other, so hex, hex + d[i] and hex + d[i+1] meet at one vertex.
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
-MAP: dict[str, Any] = load("dark_horse_west_map.json")
-HEXES: dict[Hex, dict[str, Any]] = {(h["q"], h["r"]): h for h in MAP["hexes"]}
-TILES: list[dict[str, Any]] = MAP["tiles"]
 SAFE_ZONES = ("northwest", "northeast", "southwest", "southeast")
 
 
@@ -56,16 +53,6 @@ def distance(a: Hex, b: Hex) -> int:
     """Steps from hex to hex; 1 between neighbours, 3 leaves two empty hexes between."""
     dq, dr = a[0] - b[0], a[1] - b[1]
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
-def on_map(h: Hex) -> bool:
-    """Whether the hex is printed on the territory map."""
-    return h in HEXES
-
-
-def in_bounds(h: Hex, *, players: int) -> bool:
-    """Whether a city or town may stand on the hex (the blue area is out with two players)."""
-    return on_map(h) and not (players == 2 and HEXES[h]["two_player_out_of_bounds"])
 
 
 def edge_key(a: Hex, b: Hex) -> str:
@@ -126,32 +113,96 @@ def vertex_edges(vertex: str) -> list[str]:
     return [edge_key(a, b), edge_key(a, c), edge_key(b, c)]
 
 
+class Board:
+    """A territory map: its hexes by (q, r), its tiles by id and its dead centre (the
+    Wild Frontiers hexes), read from data in the format of ../dark_horse_west_map.json
+    (the house map, or a moderator's own given as the option `map`)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.hexes: dict[Hex, dict[str, Any]] = {(h["q"], h["r"]): h for h in data["hexes"]}
+        self.tiles: dict[str, dict[str, Any]] = {t["id"]: t for t in data["tiles"]}
+        self.dead_centre: tuple[str, ...] = tuple(data.get("dead_centre", ()))
+
+    def cell(self, key: str) -> dict[str, Any]:
+        """The map's entry for a hex named by its key."""
+        return self.hexes[parse_hex(key)]
+
+    def on_map(self, h: Hex) -> bool:
+        """Whether the hex is printed on the territory map."""
+        return h in self.hexes
+
+    def in_bounds(self, h: Hex, *, players: int) -> bool:
+        """Whether a city or town may stand on the hex (the blue area is out with two)."""
+        return self.on_map(h) and not (players == 2 and self.hexes[h]["two_player_out_of_bounds"])
+
+    def edge_on_map(self, edge: str) -> bool:
+        """Whether a rail may lie on the edge: at least one of its two hexes is on the map."""
+        return any(self.on_map(h) for h in parse_edge(edge))
+
+    def vertex_on_map(self, vertex: str) -> bool:
+        """Whether the vertex is a corner of some hex on the map."""
+        return any(self.on_map(h) for h in parse_vertex(vertex))
+
+    def edges(self) -> list[str]:
+        """Every edge on the map (every side of every map hex), each once."""
+        return sorted({edge for h in self.hexes for edge in sides(h)})
+
+    def vertices(self) -> list[str]:
+        """Every vertex on the map (every corner of every map hex), each once."""
+        return sorted({vertex for h in self.hexes for vertex in vertices(h)})
+
+    def spots(self, letter: str | None = None) -> list[Hex]:
+        """The resource hexes where tiles lie, or only those marked `letter` (A, B, C)."""
+        return [
+            h for h, cell in self.hexes.items() if cell["spot"] and letter in (None, cell["spot"])
+        ]
+
+    def safe_zone(self, corner: str) -> list[Hex]:
+        """The hexes of one corner's Safe Zone."""
+        return [h for h, cell in self.hexes.items() if cell["safe_zone"] == corner]
+
+
+MAP: dict[str, Any] = load("dark_horse_west_map.json")
+HOUSE = Board(MAP)
+HEXES: dict[Hex, dict[str, Any]] = HOUSE.hexes
+TILES: list[dict[str, Any]] = MAP["tiles"]
+
+
+def on_map(h: Hex) -> bool:
+    """Whether the hex is on the house map."""
+    return HOUSE.on_map(h)
+
+
+def in_bounds(h: Hex, *, players: int) -> bool:
+    """Whether a city or town may stand on the hex of the house map."""
+    return HOUSE.in_bounds(h, players=players)
+
+
 def edge_on_map(edge: str) -> bool:
-    """Whether a rail may lie on the edge: at least one of its two hexes is on the map."""
-    return any(on_map(h) for h in parse_edge(edge))
+    """Whether a rail may lie on the edge of the house map."""
+    return HOUSE.edge_on_map(edge)
 
 
 def vertex_on_map(vertex: str) -> bool:
-    """Whether the vertex is a corner of some hex on the map."""
-    return any(on_map(h) for h in parse_vertex(vertex))
+    """Whether the vertex is a corner of some hex of the house map."""
+    return HOUSE.vertex_on_map(vertex)
 
 
 def map_edges() -> list[str]:
-    """Every edge on the map (every side of every map hex), each once."""
-    return sorted({edge for h in HEXES for edge in sides(h)})
+    """Every edge on the house map."""
+    return HOUSE.edges()
 
 
 def map_vertices() -> list[str]:
-    """Every vertex on the map (every corner of every map hex), each once."""
-    return sorted({vertex for h in HEXES for vertex in vertices(h)})
+    """Every vertex on the house map."""
+    return HOUSE.vertices()
 
 
 def spots(letter: str | None = None) -> list[Hex]:
-    """The resource hexes where tiles lie, or only those marked `letter` ("A", "B" or "C")."""
-    return [h for h, cell in HEXES.items() if cell["spot"] and letter in (None, cell["spot"])]
+    """The tile spots of the house map, or only those marked `letter`."""
+    return HOUSE.spots(letter)
 
 
 def safe_zone(corner: str) -> list[Hex]:
-    """The hexes of one corner's Safe Zone: its printed food and wood and the city hexes
-    touching both."""
-    return [h for h, cell in HEXES.items() if cell["safe_zone"] == corner]
+    """The hexes of one corner's Safe Zone on the house map."""
+    return HOUSE.safe_zone(corner)

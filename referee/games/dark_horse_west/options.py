@@ -6,6 +6,7 @@ from typing import Any
 
 from .._checks import invalid, is_int
 from .data import CARDS, CHARACTERS, DATA, DIFFICULTIES, HOUSE_DECK, SCENARIOS, SOLITAIRE
+from .map_option import check_map, check_map_table
 
 CHARACTER_MODES = ("random", "choose", "none")
 MAX_COPIES = 6
@@ -21,6 +22,7 @@ OPTIONS: dict[str, Any] = {
     "difficulty": None,
     "scenario": None,
     "solitaire_turns": SOLITAIRE["turns"],
+    "map": None,
 }
 
 
@@ -43,6 +45,7 @@ def check_options(options: dict[str, Any]) -> None:
     turns = options["solitaire_turns"]
     if not is_int(turns) or not 1 <= turns <= 200:
         raise invalid("solitaire_turns", "solitaire_turns must be an integer 1-200")
+    check_map(options["map"])
 
 
 def check_table(players: list[str], options: dict[str, Any]) -> None:
@@ -53,6 +56,8 @@ def check_table(players: list[str], options: dict[str, Any]) -> None:
     for name in ("difficulty", "scenario"):
         if options[name] is not None and seats != 1:
             raise invalid(name, f"{name} is for the Solitaire variant (1 player)")
+    if options["map"] is not None:
+        check_map_table(options["map"], seats, options["scenario"])
     if options["characters"] != "none" and len(characters_available(options, seats)) < seats:
         raise invalid(
             "characters_in_play",

@@ -21,13 +21,11 @@ non-resource and resource hexes of the map, in bounds for `players`, never occup
 from collections.abc import Collection, Mapping
 
 from .hexes import (
-    HEXES,
+    HOUSE,
+    Board,
     distance,
     edge_ends,
-    edge_on_map,
     hex_key,
-    in_bounds,
-    on_map,
     parse_hex,
     parse_vertex,
     sides,
@@ -60,9 +58,9 @@ def network_vertices(network: Rails) -> list[str]:
     return sorted({v for rail in network for v in edge_ends(rail)})
 
 
-def touched_hexes(network: Rails) -> list[str]:
+def touched_hexes(network: Rails, *, board: Board = HOUSE) -> list[str]:
     """The map hexes a rail of the network touches (one of its ends is their corner)."""
-    return sorted({h for v in network_vertices(network) for h in _hexes_at(v)})
+    return sorted({h for v in network_vertices(network) for h in _hexes_at(v, board)})
 
 
 def reached_vertices(seat: int, rails: Rails, cities: Owners, towns: Owners) -> list[str]:
@@ -71,82 +69,105 @@ def reached_vertices(seat: int, rails: Rails, cities: Owners, towns: Owners) -> 
     return sorted(_joined(_corners(own), _rails_at(rails)))
 
 
-def may_place_rail(edge: str, seat: int, rails: Rails, cities: Owners, towns: Owners) -> bool:
+def may_place_rail(
+    edge: str, seat: int, rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
+) -> bool:
     """Whether the seat may lay a rail on the edge: on the map, free, and one end reached."""
-    if not edge_on_map(edge) or edge in rails:
+    if not board.edge_on_map(edge) or edge in rails:
         return False
     reached = set(reached_vertices(seat, rails, cities, towns))
     return any(v in reached for v in edge_ends(edge))
 
 
-def rail_sites(seat: int, rails: Rails, cities: Owners, towns: Owners) -> list[str]:
+def rail_sites(
+    seat: int, rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
+) -> list[str]:
     """Every edge where the seat may lay a rail now."""
     reached = reached_vertices(seat, rails, cities, towns)
     edges = {e for v in reached for e in vertex_edges(v)}
-    return sorted(e for e in edges if edge_on_map(e) and e not in rails)
+    return sorted(e for e in edges if board.edge_on_map(e) and e not in rails)
 
 
-def access(seat: int, rails: Rails, cities: Owners) -> list[str]:
+def access(seat: int, rails: Rails, cities: Owners, *, board: Board = HOUSE) -> list[str]:
     """The hexes around the seat's cities or touched by rails connected to one of them."""
     own = _owned(seat, cities)
     # a city's corners are corners of exactly the hexes around it
     joined = _joined(_corners(own), _rails_at(rails))
-    return sorted({h for v in joined for h in _hexes_at(v)} - set(own))
+    return sorted({h for v in joined for h in _hexes_at(v, board)} - set(own))
 
 
 def town_sites(
-    seat: int, rails: Rails, cities: Owners, towns: Owners, *, players: int
+    seat: int, rails: Rails, cities: Owners, towns: Owners, *, players: int, board: Board = HOUSE
 ) -> list[str]:
     """The empty, in-bounds resource hexes where the seat may build a town."""
     return [
         h
-        for h in access(seat, rails, cities)
-        if _is_resource(h) and h not in towns and in_bounds(parse_hex(h), players=players)
+        for h in access(seat, rails, cities, board=board)
+        if _is_resource(h, board)
+        and h not in towns
+        and board.in_bounds(parse_hex(h), players=players)
     ]
 
 
-def visible_tiles(seat: int, rails: Rails, cities: Owners, face_down: Collection[str]) -> list[str]:
+def visible_tiles(
+    seat: int, rails: Rails, cities: Owners, face_down: Collection[str], *, board: Board = HOUSE
+) -> list[str]:
     """The face-down tiles the seat may look at: those on hexes it has access to."""
-    return [h for h in access(seat, rails, cities) if h in face_down]
+    return [h for h in access(seat, rails, cities, board=board) if h in face_down]
 
 
-def initial_city_sites(cities: Owners, *, players: int, safe_zone_only: bool = False) -> list[str]:
+def initial_city_sites(
+    cities: Owners,
+    *,
+    players: int,
+    safe_zone_only: bool = False,
+    board: Board = HOUSE,
+    gap: int = INITIAL_CITY_GAP,
+) -> list[str]:
     """Setup's city sites: two empty hexes from every city (Wild Frontiers: a Safe Zone)."""
     return [
         h
-        for h in _free_city_hexes(cities, INITIAL_CITY_GAP, players)
-        if not safe_zone_only or HEXES[parse_hex(h)]["safe_zone"]
+        for h in _free_city_hexes(cities, gap, players, board)
+        if not safe_zone_only or board.cell(h)["safe_zone"]
     ]
 
 
-def city_sites(seat: int, rails: Rails, cities: Owners, *, players: int) -> list[str]:
+def city_sites(
+    seat: int, rails: Rails, cities: Owners, *, players: int, board: Board = HOUSE
+) -> list[str]:
     """New city sites: an empty hex from every city, a rail from the seat's city on a side."""
     at = _rails_at(rails)
     connected = {r for v in _joined(_corners(_owned(seat, cities)), at) for r in at.get(v, [])}
     return [
         h
-        for h in _free_city_hexes(cities, CITY_GAP, players)
+        for h in _free_city_hexes(cities, CITY_GAP, players, board)
         if connected.intersection(sides(parse_hex(h)))
     ]
 
 
-def connected_towns(city: str, rails: Rails, cities: Owners, towns: Owners) -> list[str]:
+def connected_towns(
+    city: str, rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
+) -> list[str]:
     """The owner's towns that one rail network touches together with the city."""
     at = _rails_at(rails)
     # only vertices some rail ends at: neighbouring hexes alone do not connect
     on_rails = [v for v in _joined(_corners([city]), at) if v in at]
-    reach = {h for v in on_rails for h in _hexes_at(v)}
+    reach = {h for v in on_rails for h in _hexes_at(v, board)}
     return [t for t in _owned(cities[city], towns) if t in reach]
 
 
-def city_points(rails: Rails, cities: Owners, towns: Owners) -> dict[str, int]:
+def city_points(
+    rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
+) -> dict[str, int]:
     """Each city's victory points: the towns of its owner connected to it by rails."""
-    return {c: len(connected_towns(c, rails, cities, towns)) for c in sorted(cities)}
+    return {c: len(connected_towns(c, rails, cities, towns, board=board)) for c in sorted(cities)}
 
 
-def city_scores(rails: Rails, cities: Owners, towns: Owners) -> dict[int, int]:
+def city_scores(
+    rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
+) -> dict[int, int]:
     """Each seat's victory points from its cities (0 for a seat with towns but no city)."""
-    points = city_points(rails, cities, towns)
+    points = city_points(rails, cities, towns, board=board)
     seats = sorted(set(cities.values()) | set(towns.values()))
     return {s: sum(p for c, p in points.items() if cities[c] == s) for s in seats}
 
@@ -181,23 +202,23 @@ def _corners(hexes: list[str]) -> set[str]:
     return {v for h in hexes for v in vertices(parse_hex(h))}
 
 
-def _hexes_at(vertex: str) -> list[str]:
+def _hexes_at(vertex: str, board: Board) -> list[str]:
     """The map hexes that have this vertex as a corner."""
-    return [hex_key(h) for h in parse_vertex(vertex) if on_map(h)]
+    return [hex_key(h) for h in parse_vertex(vertex) if board.on_map(h)]
 
 
-def _is_resource(h: str) -> bool:
+def _is_resource(h: str, board: Board) -> bool:
     """Whether a town may stand on the hex: a tile spot or printed food or wood."""
-    return bool(HEXES[parse_hex(h)]["kind"] != "non_resource")
+    return bool(board.cell(h)["kind"] != "non_resource")
 
 
-def _free_city_hexes(cities: Owners, gap: int, players: int) -> list[str]:
+def _free_city_hexes(cities: Owners, gap: int, players: int, board: Board) -> list[str]:
     """The in-bounds non-resource hexes at least `gap` from every city."""
     taken = [parse_hex(c) for c in cities]
     return sorted(
         hex_key(h)
-        for h, cell in HEXES.items()
+        for h, cell in board.hexes.items()
         if cell["kind"] == "non_resource"
-        and in_bounds(h, players=players)
+        and board.in_bounds(h, players=players)
         and all(distance(h, c) >= gap for c in taken)
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...engine.events import Event, event
 from ...engine.outcome import ranked
-from . import rails, table
+from . import table
 from .data import SCENARIOS
 
 State = dict[str, Any]
@@ -16,7 +16,7 @@ State = dict[str, Any]
 def breakdown(state: State, seat: int) -> dict[str, Any]:
     """Every line of a seat's score."""
     goods = state["goods"][seat]
-    points = rails.city_points(state["rails"], state["cities"], state["towns"])
+    points = table.city_points(state)
     cities = {c: n for c, n in points.items() if state["cities"][c] == seat}
     roles = sorted(r for r, holder in state["roles"].items() if holder == seat)
     lines = {

@@ -148,7 +148,7 @@ def victory(state: State) -> bool:
     if kind == "all_pieces":
         return table.all_pieces_placed(state, 0)
     if kind == "dead_centre":
-        return all(state["towns"].get(h) == 0 for h in scenario["hexes"])
+        return all(state["towns"].get(h) == 0 for h in table.board_of(state).dead_centre)
     if kind == "cities_and_gold":
         return cities >= scenario["cities"] and goods["gold"] >= scenario["gold"]
     return cities >= scenario["cities"] and goods["influence"] >= scenario["influence"]

@@ -38,6 +38,7 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
         "characters_in_play": options["characters_in_play"],
         "deck_option": options["deck"],
         "tiles_face_up": options["tiles_face_up"],
+        "map": options["map"],
         "phase": SETUP,
         "round": 0,
         "order": list(range(seats)),

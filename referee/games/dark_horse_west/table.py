@@ -52,25 +52,45 @@ def room_for(state: State, seat: int, token: str) -> bool:
     return state["goods"][seat][token] < token_cap(state, seat, token)
 
 
+def board_of(state: State) -> hexes.Board:
+    """The game's territory map: the house map, or the moderator's own (option `map`)."""
+    data = state["map"]
+    if data is None:
+        return hexes.HOUSE
+    kept = _BOARDS.get(id(data))
+    if kept is None or kept[0] is not data:
+        # the entry holds the data alive, so its id names it until it is dropped
+        kept = (data, hexes.Board(data))
+        _BOARDS[id(data)] = kept
+        while len(_BOARDS) > 32:
+            _BOARDS.pop(next(iter(_BOARDS)))
+    return kept[1]
+
+
+_BOARDS: dict[int, tuple[Any, hexes.Board]] = {}
+
+
 def resource_of(state: State, h: str) -> str | None:
     """The resource a hex yields: printed, or its tile's (face up or not)."""
-    cell = hexes.HEXES[hexes.parse_hex(h)]
+    board = board_of(state)
+    cell = board.cell(h)
     if cell["resource"]:
         return str(cell["resource"])
     tile = state["layout"].get(h)
-    return tile.split("-")[0] if tile else None
+    return str(board.tiles[tile]["resource"]) if tile else None
 
 
 def is_rugged(state: State, h: str) -> bool:
     """A printed rugged hex or a rugged tile on it (the ore is paid once either way)."""
+    board = board_of(state)
     tile = state["layout"].get(h)
-    tile_rugged = bool(tile and next(t for t in hexes.TILES if t["id"] == tile)["rugged"])
-    return bool(hexes.HEXES[hexes.parse_hex(h)]["rugged"]) or tile_rugged
+    tile_rugged = bool(tile and board.tiles[tile]["rugged"])
+    return bool(board.cell(h)["rugged"]) or tile_rugged
 
 
-def printed_rugged(h: str) -> bool:
+def printed_rugged(state: State, h: str) -> bool:
     """A Rugged Resource Hex printed on the map (its cost is no surprise)."""
-    return bool(hexes.HEXES[hexes.parse_hex(h)]["rugged"])
+    return bool(board_of(state).cell(h)["rugged"])
 
 
 def towns_on(state: State, seat: int, resource: str) -> int:
@@ -160,33 +180,41 @@ def visible_to(state: State, seat: int) -> list[str]:
     """The face-down tiles the seat may look at now: around its cities and along rails
     from them, and those it has looked at (Scout, Surveyor, The Tracker)."""
     down = face_down(state)
-    near = rails.visible_tiles(seat, state["rails"], state["cities"], down)
+    near = rails.visible_tiles(seat, state["rails"], state["cities"], down, board=board_of(state))
     return sorted(set(near) | {h for h in state["looked"][seat] if h in down})
 
 
 def town_sites(state: State, seat: int) -> list[str]:
     """Hexes where the seat may build a town now."""
     sites = rails.town_sites(
-        seat, state["rails"], state["cities"], state["towns"], players=state["seats"]
+        seat,
+        state["rails"],
+        state["cities"],
+        state["towns"],
+        players=state["seats"],
+        board=board_of(state),
     )
     return [h for h in sites if resource_of(state, h) is not None]
 
 
 def city_sites(state: State, seat: int) -> list[str]:
     """Hexes where the seat may build a new city now."""
-    return rails.city_sites(seat, state["rails"], state["cities"], players=state["seats"])
+    return rails.city_sites(
+        seat, state["rails"], state["cities"], players=state["seats"], board=board_of(state)
+    )
 
 
 def rail_sites(state: State, seat: int, *, anywhere: bool = False) -> list[str]:
     """Edges where the seat may lay a rail (The Railroader's Tycoon rail: beside any rail)."""
-    own = rails.rail_sites(seat, state["rails"], state["cities"], state["towns"])
+    board = board_of(state)
+    own = rails.rail_sites(seat, state["rails"], state["cities"], state["towns"], board=board)
     if not anywhere:
         return own
     beside = {
         e
         for v in rails.network_vertices(state["rails"])
         for e in hexes.vertex_edges(v)
-        if hexes.edge_on_map(e) and e not in state["rails"]
+        if board.edge_on_map(e) and e not in state["rails"]
     }
     return sorted(beside | set(own))
 
@@ -206,6 +234,16 @@ def events_in_play(state: State) -> list[str]:
 def event_on(state: State, card: str) -> bool:
     """Whether an event (by card type) is in play."""
     return card in events_in_play(state)
+
+
+def city_points(state: State) -> dict[str, int]:
+    """Each city's points: its owner's towns connected to it by rails."""
+    return rails.city_points(state["rails"], state["cities"], state["towns"], board=board_of(state))
+
+
+def access(state: State, seat: int) -> list[str]:
+    """The hexes the seat has access to (around its cities, along rails from them)."""
+    return rails.access(seat, state["rails"], state["cities"], board=board_of(state))
 
 
 def all_pieces_placed(state: State, seat: int) -> bool:

@@ -102,11 +102,19 @@ def _free_characters(state: State) -> list[str]:
 
 
 def _first_city_sites(state: State) -> list[str]:
-    safe = (
-        bool(state["solitaire"])
-        and SCENARIOS[state["solitaire"]["scenario"]].get("first_city") == "safe_zone"
-    )
-    return rails.initial_city_sites(state["cities"], players=state["seats"], safe_zone_only=safe)
+    """Where a first city may go: two empty hexes from every city (Wild Frontiers: on a
+    Safe Zone). On a moderator's map too small for that, the spacing of later cities,
+    then any free city hex, so that setup always goes on."""
+    scenario = state["solitaire"] and SCENARIOS[state["solitaire"]["scenario"]]
+    board = table.board_of(state)
+    for safe in [True, False] if scenario and scenario.get("first_city") else [False]:
+        for gap in (rails.INITIAL_CITY_GAP, rails.CITY_GAP, 1):
+            sites = rails.initial_city_sites(
+                state["cities"], players=state["seats"], safe_zone_only=safe, board=board, gap=gap
+            )
+            if sites:
+                return sites
+    return []
 
 
 def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:

@@ -10,7 +10,7 @@ the order of the deck. The moderator sees everything.
 from typing import Any
 
 from ...engine.events import MODERATOR
-from . import rails, table
+from . import table
 
 State = dict[str, Any]
 PUBLIC = (
@@ -56,7 +56,8 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
             {"cities": table.cities_left(state, s), "towns": table.towns_left(state, s)}
             for s in range(state["seats"])
         ],
-        city_points=rails.city_points(state["rails"], state["cities"], state["towns"]),
+        city_points=table.city_points(state),
+        map=state["map"],
         game_end_influence=state["end_influence"],
         discarded_this_phase=state["phase_discards"],
     )
