@@ -21,7 +21,7 @@ from replays.verify import verify_events
 
 BASELINE = "galloping-horse"
 T0 = 1_800_000_000
-console = Console()
+console = Console(width=120)
 
 
 def played(ruleset: str, i: int) -> dict[str, float]:
