@@ -440,13 +440,6 @@ def _work_crew_options(state: State, seat: int) -> list[Command]:
     return [{"resources": [a, b]} for i, a in enumerate(types) for b in types[i + 1 :]]
 
 
-def _affordable(cost: Change) -> Callable[[State, int], list[Command]]:
-    def options(state: State, seat: int) -> list[Command]:
-        return [{}] if table.can_pay(state, seat, cost) else []
-
-    return options
-
-
 def _rail_baron_options(state: State, seat: int) -> list[Command]:
     ok = table.can_pay(state, seat, rail_baron_cost(state, seat))
     return [{}] if ok and table.rail_sites(state, seat) else []

@@ -99,9 +99,8 @@ def _check_deck(value: Any) -> None:
 
 
 def deck_counts(options: dict[str, Any]) -> dict[str, int]:
-    """Copies per card in this game's deck (Solitaire without the five interactive cards)."""
-    counts = dict(options["deck"] or HOUSE_DECK)
-    return counts
+    """Copies per card in this game's deck (game_setup.py leaves Solitaire's five out)."""
+    return dict(options["deck"] or HOUSE_DECK)
 
 
 def is_solitaire(seats: int) -> bool:

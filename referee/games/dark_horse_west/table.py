@@ -6,7 +6,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from . import hexes, rails
-from .data import CARDS, CITIES, RESOURCES, TOWNS, card_type
+from .data import CITIES, RESOURCES, TOWNS, card_type
 
 State = dict[str, Any]
 Change = dict[str, int]
@@ -151,11 +151,6 @@ def position(state: State, seat: int) -> int:
     return int(state["order"].index(seat))
 
 
-def in_order(state: State, seats: list[int]) -> list[int]:
-    """Seats sorted by the turn order."""
-    return sorted(set(seats), key=lambda s: position(state, s))
-
-
 def moved_to(order: list[int], seat: int, index: int) -> list[int]:
     """The turn order with a seat moved to an index."""
     rest = [s for s in order if s != seat]
@@ -249,8 +244,3 @@ def access(state: State, seat: int) -> list[str]:
 def all_pieces_placed(state: State, seat: int) -> bool:
     """Whether the seat has every city and town on the board (an end condition)."""
     return cities_left(state, seat) == 0 and towns_left(state, seat) == 0
-
-
-def card_name(card: str) -> str:
-    """The printed name of a card instance."""
-    return str(CARDS[card_type(card)]["name"])
