@@ -326,15 +326,21 @@ def test_two_towns_each_in_turn_order_next_to_the_own_city():
     refused(state, seat, {"type": "place_town", "hex": far}, "rule/town_site")
 
 
-def test_first_towns_cost_nothing_even_on_a_rugged_hex():
+def city_on_2_1_and_its_town_turn():
+    """A 4-player setup whose first seat to place a city takes 2,1 (beside the printed
+    rugged spot 2,2, face down), played on to that seat's first town."""
     state = created(4)
     seat = state["step"]["seat"]
-    # 2,1 touches the printed rugged spot 2,2
     state = play(state, seat, {"type": "place_city", "hex": "2,1"})[1]
     state = setup_until(state, "town")
     while state["step"]["seat"] != seat:
         s = state["step"]["seat"]
         state = play(state, s, rules.legal(state, s)[0])[1]
+    return state, seat
+
+
+def test_first_towns_cost_nothing_even_on_a_rugged_hex():
+    state, seat = city_on_2_1_and_its_town_turn()
     before = copy.deepcopy(state["goods"][seat])
     events, after = play(state, seat, {"type": "place_town", "hex": "2,2"})
     assert hexes.HEXES[(2, 2)]["rugged"]
@@ -343,13 +349,7 @@ def test_first_towns_cost_nothing_even_on_a_rugged_hex():
 
 
 def test_a_first_town_on_a_face_down_tile_turns_it_face_up():
-    state = created(4)
-    seat = state["step"]["seat"]
-    state = play(state, seat, {"type": "place_city", "hex": "2,1"})[1]
-    state = setup_until(state, "town")
-    while state["step"]["seat"] != seat:
-        s = state["step"]["seat"]
-        state = play(state, s, rules.legal(state, s)[0])[1]
+    state, seat = city_on_2_1_and_its_town_turn()
     assert "2,2" in table.face_down(state)
     events, after = play(state, seat, {"type": "place_town", "hex": "2,2"})
     placed = first(events, "TownPlaced")
