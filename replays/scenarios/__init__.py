@@ -249,9 +249,14 @@ class Table:
         can (in that order), else sends its first legal command (which collects rather
         than declines, and lays rails and keeps cards)."""
         seat = game.to_move(state)[0]
-        options = game.legal(state, seat)
-        for action in GROWING:
-            for command in options:
-                if command["type"] == "place" and command.get("action") == action:
-                    return {"actor": seat, "command": command}
-        return {"actor": seat, "command": options[0]}
+        return {"actor": seat, "command": growing(game.legal(state, seat))}
+
+
+def growing(legal: list[Command]) -> Command:
+    """dark-horse-west: the first placement on Politics, Mayor or Builder (in that order)
+    among legal commands, else the first legal command."""
+    for action in GROWING:
+        for command in legal:
+            if command["type"] == "place" and command.get("action") == action:
+                return command
+    return legal[0]

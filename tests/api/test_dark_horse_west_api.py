@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 import pytest
 
+from replays.scenarios import growing
 from replays.verify import verify_bytes
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 SEED = "dark-horse-west-api"
-PREFERRED = ("politics", "mayor", "builder")
 
 
 @dataclass
@@ -58,15 +58,6 @@ def log_of(client, table: Table) -> bytes:
     return response.get_data()
 
 
-def choice(legal: list[dict]) -> dict:
-    """Politics, Mayor or Builder when offered, else the first legal command."""
-    for action in PREFERRED:
-        for command in legal:
-            if command["type"] == "place" and command.get("action") == action:
-                return command
-    return legal[0]
-
-
 def play_to_end(client, table: Table, limit: int = 3000) -> None:
     for _ in range(limit):
         shown = view(client, table, "moderator")
@@ -74,7 +65,7 @@ def play_to_end(client, table: Table, limit: int = 3000) -> None:
             return
         seat = shown["to_move"][0]
         legal = view(client, table, seat)["legal"]
-        body = {**choice(legal), "expected_version": shown["version"]}
+        body = {**growing(legal), "expected_version": shown["version"]}
         response = send(client, table, seat, body)
         assert response.status_code == 201, response.get_json()
     raise AssertionError("the game did not end")

@@ -80,7 +80,7 @@ def with_dice(state: State, seat: int, values: list[int], kinds: list[str] | Non
     out = copy.deepcopy(state)
     kinds = kinds or ["normal"] * len(values)
     out["dice"][seat] = [
-        {"id": i, "kind": k, "value": v, "placed": None, "natural": True, "touched": False}
+        {"id": i, "kind": k, "value": v, "placed": None, "touched": False}
         for i, (v, k) in enumerate(zip(values, kinds, strict=True))
     ]
     out.update(phase="placement", task=None, step={"kind": "place", "seat": seat})

@@ -36,7 +36,7 @@ def rolled(state, seat, values, *, placed=None):
     """A copy where the seat's dice show these values (all placed on `placed`, or none)."""
     out = copy.deepcopy(state)
     out["dice"][seat] = [
-        {"id": i, "kind": "normal", "value": v, "placed": placed, "natural": True, "touched": False}
+        {"id": i, "kind": "normal", "value": v, "placed": placed, "touched": False}
         for i, v in enumerate(values)
     ]
     return out

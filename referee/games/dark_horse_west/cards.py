@@ -141,15 +141,19 @@ def _chosen_keep(cmd: Command) -> dict[str, Any]:
 
 
 def _ability_used(state: State, seat: int, card: str) -> list[Event]:
-    from .flow import rails_due
-
     if CARDS[card_type(card)]["ability"] == "take_gold":
         return [event("EventAbilityUsed", {"seat": seat, "card": card, "change": {"gold": 1}})]
     used = event("EventAbilityUsed", {"seat": seat, "card": card})
-    return [used, rails_due(state, seat, 1, "railroad_boom")]
+    return [used, rails_due(seat, 1, "railroad_boom")]
 
 
 # --- rails --------------------------------------------------------------------------------
+
+
+def rails_due(seat: int, count: int, why: str, *, anywhere: bool = False) -> Event:
+    """RailsDue: the seat lays `count` rails now (or forfeits them if it has nowhere)."""
+    payload = {"seat": seat, "count": count, "why": why, "anywhere": anywhere}
+    return event("RailsDue", payload)
 
 
 def rail_commands(state: State, task: dict[str, Any]) -> list[Command]:
@@ -209,11 +213,9 @@ def played(seat: int, card: str, change: dict[str, int] | None = None, **details
 
 
 def _free_rail(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
-    from .flow import rails_due
-
     if not table.rail_sites(state, seat):
         raise RuleViolation("rule/rail_site", "there is no edge where you may lay a rail")
-    return [played(seat, card), rails_due(state, seat, 1, "entrepreneur")]
+    return [played(seat, card), rails_due(seat, 1, "entrepreneur")]
 
 
 def _election(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:

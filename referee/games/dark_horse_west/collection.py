@@ -152,14 +152,12 @@ def rail_baron_cost(state: State, seat: int) -> Change:
 
 
 def _rail_baron(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
-    from .flow import rails_due
-
     _no_fields(cmd)
     cost = rail_baron_cost(state, seat)
     _afford(state, seat, cost)
     if not table.rail_sites(state, seat):
         raise RuleViolation("rule/rail_site", "there is no edge where you may lay a rail")
-    return [collected(state, seat, table.negative(cost)), rails_due(state, seat, 2, "rail_baron")]
+    return [collected(state, seat, table.negative(cost)), cards.rails_due(seat, 2, "rail_baron")]
 
 
 def _afford(state: State, seat: int, cost: Change) -> None:
@@ -354,14 +352,12 @@ def _broker(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) 
 
 
 def _tycoon(state: State, seat: int, p: dict[str, Any], cmd: Command, rng: Rng) -> list[Event]:
-    from .flow import rails_due
-
     _no_fields(cmd)
     count = 2 if table.event_on(state, "railroad_boom") else 1
     anywhere = table.has(state, seat, "tycoon_anywhere")
     return [
         collected(state, seat, {"gold": 1}),
-        rails_due(state, seat, count, "tycoon", anywhere=anywhere),
+        cards.rails_due(seat, count, "tycoon", anywhere=anywhere),
     ]
 
 
@@ -501,5 +497,4 @@ _OPTIONS: dict[str, Callable[[State, int], list[Command]]] = {
     "mayor": _mayor_options,
     "sheriff": _sheriff_options,
     "market": _market_options,
-    "produce": lambda s, seat: [{}],
 }

@@ -18,7 +18,6 @@ START_BONUS: dict[str, int] = DATA["start_bonus"]
 
 ACTIONS: dict[str, dict[str, Any]] = {a["id"]: a for a in DATA["actions"]}
 BOARD: list[str] = [a["id"] for a in DATA["actions"]]  # collection order
-NUMBERED = {a["number"]: a["id"] for a in DATA["actions"] if a["number"] is not None}
 PRODUCE_SLOTS: dict[str, list[str]] = {
     k: v for k, v in DATA["produce_slots"].items() if not k.startswith("_")
 }

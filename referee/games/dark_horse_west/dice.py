@@ -18,6 +18,7 @@ from .data import ACTIONS, BOARD, PRODUCE_PLUS, PRODUCE_SLOTS, RESOURCES, gun_ac
 State = dict[str, Any]
 Command = dict[str, Any]
 FACES = range(1, 7)
+GUN_TRACK = frozenset(a for n in range(2, 13) for a in gun_actions(n))  # actions 2-12
 NEEDS_TOTAL = ("at_least", "sum", "plus")  # the needs a +/-1 may help
 
 
@@ -89,14 +90,9 @@ def places(state: State, action: str) -> int:
 def gun_blocked(state: State, seat: int, action: str) -> bool:
     """Gunslinger: the other player's pawn stands on the action (both pawns block both)."""
     pawns = state["pawns"]
-    if not pawns or action not in gun_actions_all():
+    if not pawns or action not in GUN_TRACK:
         return False
     return any(action in gun_actions(pos) for s, pos in enumerate(pawns) if s != seat)
-
-
-def gun_actions_all() -> list[str]:
-    """The actions on the Gunslinger track (2-12)."""
-    return [a for n in range(2, 13) for a in gun_actions(n)]
 
 
 def spot_problem(
@@ -125,7 +121,7 @@ def spot_problem(
         return "a restricted action is taken and cannot be shared"
     if not share:
         return "the action is taken (an Engineer token may share it)"
-    return _token_problem(state, seat, "engineer")
+    return token_problem(state, seat, "engineer")
 
 
 def _produce_problem(
@@ -150,7 +146,7 @@ def _character_problem(state: State, seat: int, share: bool) -> str | None:
     return None
 
 
-def _token_problem(state: State, seat: int, token: str) -> str | None:
+def token_problem(state: State, seat: int, token: str) -> str | None:
     if state["goods"][seat][token] < 1:
         return f"you hold no {token} token"
     if state["used"][seat][token]:
@@ -169,7 +165,7 @@ def placement_problem(state: State, seat: int, cmd: Command) -> str | None:
     dice = [dict(state["dice"][seat][i]) for i in cmd["dice"]]
     delta = cmd.get("wild", 0)
     if delta:
-        problem = _token_problem(state, seat, "wild")
+        problem = token_problem(state, seat, "wild")
     if cmd.get("engineer"):
         problem = problem or _engineer_problem(state, seat, cmd, dice, share)
     if problem:
@@ -193,7 +189,7 @@ def _engineer_problem(
     if die.get("flipped"):
         return "a flipped Deputy die cannot be changed"
     die.update(value=change["value"], engineered=True)
-    return _token_problem(state, seat, "engineer")
+    return token_problem(state, seat, "engineer")
 
 
 def spots(state: State) -> list[tuple[str, str | None, str | None]]:
@@ -223,7 +219,7 @@ def placements(state: State, seat: int) -> list[Command]:
 
 
 def _placements(state: State, seat: int) -> Iterator[Command]:
-    groups = [g for g in subsets(unplaced(state, seat))]
+    groups = subsets(unplaced(state, seat))
     for action, row, slot in spots(state):
         where = {"action": action, **({"row": row, "slot": slot} if row else {})}
         need = need_of(state, seat, action, slot)
@@ -241,13 +237,13 @@ def _variants(state: State, seat: int, need: dict[str, Any], cmd: Command) -> It
     if not fit_problem(need, dice, 0):
         yield cmd
         return
-    if need["type"] in NEEDS_TOTAL and not _token_problem(state, seat, "wild"):
+    if need["type"] in NEEDS_TOTAL and not token_problem(state, seat, "wild"):
         yield from (
             {**cmd, "wild": delta} for delta in (1, -1) if not fit_problem(need, dice, delta)
         )
     if cmd.get("share") or need["type"] in ("restricted", "any") or cmd["action"] == "character":
         return
-    if _token_problem(state, seat, "engineer"):
+    if token_problem(state, seat, "engineer"):
         return
     for index, die in enumerate(dice):
         for value in _wanted_values(need, dice, index):

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...engine.events import Event, event
 from ...engine.rng import Rng
-from . import collection, dice, placement, scoring, solitaire, table, windows
+from . import cards, collection, dice, placement, scoring, solitaire, table, windows
 from .data import BOARD, RESOURCES
 from .state import COLLECTION, OVER, PLACEMENT, SETUP, apply
 
@@ -83,14 +83,8 @@ def _setup_next(state: State, rng: Rng) -> list[Event]:
     for seat in order:
         count = state["start_rails"][seat]
         if count:
-            return [rails_due(state, seat, count, "start")]
+            return [cards.rails_due(seat, count, "start")]
     return start_round(state, rng, 1)
-
-
-def rails_due(state: State, seat: int, count: int, why: str, *, anywhere: bool = False) -> Event:
-    """RailsDue: the seat lays `count` rails now (or forfeits them if it has nowhere)."""
-    payload = {"seat": seat, "count": count, "why": why, "anywhere": anywhere}
-    return event("RailsDue", payload)
 
 
 # --- a game turn starts ---------------------------------------------------------------
@@ -178,8 +172,8 @@ def _collection_next(state: State, rng: Rng) -> list[Event]:
     item = next_collection(state)
     if item is not None:
         return _collection_turn(state, item, rng)
+    final = _ending(state)
     for seat in state["order"]:
-        final = _ending(state)
         if seat not in state["settled"] and windows.settle_open(state, seat, final=final):
             return [event("SettleTurn", {"seat": seat, "final": final})]
     return _round_ends(state, rng)

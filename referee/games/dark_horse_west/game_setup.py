@@ -38,8 +38,7 @@ def _scenario(state: State) -> dict[str, Any]:
 
 
 def _deal_characters(state: State, rng: Rng) -> Event:
-    options = {"characters_in_play": state.get("characters_in_play")}
-    available = characters_available(options, state["seats"])
+    available = characters_available(state["characters_in_play"], state["seats"])
     dealt = rng.shuffle("setup/characters", available)[: state["seats"]]
     return event("CharactersDealt", {"characters": dealt})
 

@@ -58,16 +58,17 @@ def check_table(players: list[str], options: dict[str, Any]) -> None:
             raise invalid(name, f"{name} is for the Solitaire variant (1 player)")
     if options["map"] is not None:
         check_map_table(options["map"], seats, options["scenario"])
-    if options["characters"] != "none" and len(characters_available(options, seats)) < seats:
+    in_play = options["characters_in_play"]
+    if options["characters"] != "none" and len(characters_available(in_play, seats)) < seats:
         raise invalid(
             "characters_in_play",
             f"{seats} players need {seats} characters (The Tracker sits out with two)",
         )
 
 
-def characters_available(options: dict[str, Any], seats: int) -> list[str]:
+def characters_available(in_play: list[str] | None, seats: int) -> list[str]:
     """The characters that may be dealt or chosen (The Tracker is out with two players)."""
-    chosen = options["characters_in_play"] or list(CHARACTERS)
+    chosen = in_play or list(CHARACTERS)
     return [c for c in CHARACTERS if c in chosen and (seats != 2 or c != "tracker")]
 
 

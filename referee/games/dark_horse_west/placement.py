@@ -13,7 +13,8 @@ from ...engine.rng import Rng
 from .. import _checks
 from . import dice as dc
 from . import table
-from .data import ACTIONS, GUN_HIGH, GUN_LOW, RESOURCES
+from .data import ACTIONS, GUN_HIGH, GUN_LOW
+from .tokens import chosen
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -126,32 +127,19 @@ def dealer(state: State, seat: int, cmd: Command) -> list[Event]:
     loan, move = cmd.get("loan"), cmd.get("move")
     if (loan is None) == (move is None):
         raise BadRequest("command/invalid", "Dealer takes either move or loan", {"field": "move"})
-    used = event("DealerUsed", {"seat": seat, "die": die})
     if loan is not None:
         return [_loan(state, seat, die, loan)]
-    return [used, _dealer_move(state, seat, die, move)]
+    return [event("DealerUsed", {"seat": seat, "die": die}), _dealer_move(state, seat, die, move)]
 
 
 def _loan(state: State, seat: int, die: int, take: Any) -> Event:
-    take = taken(take, 3, "loan")
+    take = chosen(take, 3, "loan")
     if not table.room_for(state, seat, "loan"):
         raise RuleViolation(
             "rule/token_limit", "you hold as many loans as you have cities", {"field": "loan"}
         )
     change = table.combined({"loan": 1}, take)
     return event("DealerUsed", {"seat": seat, "die": die, "loan": take, "change": change})
-
-
-def taken(value: Any, count: int, field: str) -> dict[str, int]:
-    """A choice of `count` resources from the bank, as {resource: n}."""
-    ok = isinstance(value, dict) and all(r in RESOURCES for r in value)
-    if not ok or not all(_checks.is_int(n) and n > 0 for n in value.values()):
-        raise BadRequest(
-            "command/invalid", f"{field} must map food, wood or ore to counts", {"field": field}
-        )
-    if sum(value.values()) != count:
-        raise BadRequest("command/invalid", f"{field} must total {count}", {"field": field})
-    return {r: value[r] for r in RESOURCES if r in value}
 
 
 def _dealer_move(state: State, seat: int, die: int, move: Any) -> Event:
@@ -282,7 +270,7 @@ def _move_sources(
 def reroll(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     """A Wild Die token re-rolls one or two dice (all three with the bonus die)."""
     chosen = _own_dice(state, seat, cmd.get("dice"))
-    problem = dc._token_problem(state, seat, "wild")
+    problem = dc.token_problem(state, seat, "wild")
     if problem:
         raise RuleViolation("rule/no_token", problem, {"field": "dice"})
     most = 3 if any(d["kind"] == "bonus" for d in state["dice"][seat]) else 2
@@ -325,7 +313,7 @@ def may_flip(state: State, seat: int) -> bool:
 
 def may_reroll(state: State, seat: int) -> list[list[int]]:
     """The groups of dice a Wild Die token may re-roll now."""
-    if dc._token_problem(state, seat, "wild"):
+    if dc.token_problem(state, seat, "wild"):
         return []
     most = 3 if any(d["kind"] == "bonus" for d in state["dice"][seat]) else 2
     free = [d for d in dc.unplaced(state, seat) if not d.get("flipped")]

@@ -9,7 +9,7 @@ from ...engine.events import Event, event
 from ...engine.rng import Rng
 from . import dice as dc
 from . import table
-from .data import NUMBERED, SCENARIOS, SOLITAIRE, card_kind
+from .data import SCENARIOS, SOLITAIRE, card_kind
 from .state import apply
 
 State = dict[str, Any]
@@ -77,24 +77,18 @@ def _ghost(state: State, group: str, members: list[dict[str, Any]], rng: Rng) ->
     total = sum(values)
     used = [g["id"] for g in members]
     if group != "single" and total >= 7:
-        action = NUMBERED.get(total) if total != 10 else None
-        if total == 10:
-            pick = rng.below(f"round-{state['round']}/{group}/ten", 2)
-            action = ("sheriff", "mayor")[pick]
+        action = SOLITAIRE["ghost_pair"][str(total)]
+        if isinstance(action, list):  # 10: Sheriff or Mayor, by the seed
+            action = action[rng.below(f"round-{state['round']}/{group}/ten", len(action))]
     else:
         top = max(values)
         used = [next(g["id"] for g in members if g["value"] == top)]
         action = SOLITAIRE["ghost_single"][top - 1]
     payload: dict[str, Any] = {"dice": used, "group": group, "total": total}
-    if any(p["action"] == action for p in state["placements"]):
-        taken_by = (
-            "player"
-            if any(p["seat"] == 0 and p["action"] == action for p in state["placements"])
-            else "ghost"
-        )
-        return event(
-            "GhostDiePlaced", {**payload, "action": None, "blocked": action, "by": taken_by}
-        )
+    holders = [p["seat"] for p in state["placements"] if p["action"] == action]
+    if holders:
+        by = "player" if 0 in holders else "ghost"
+        return event("GhostDiePlaced", {**payload, "action": None, "blocked": action, "by": by})
     return event("GhostDiePlaced", {**payload, "action": action})
 
 

@@ -249,7 +249,7 @@ def _round_started(state: State, p: Payload) -> None:
 
 
 def _dice_rolled(state: State, p: Payload) -> None:
-    dice = [{**d, "placed": None, "natural": True, "touched": False} for d in p["dice"]]
+    dice = [{**d, "placed": None, "touched": False} for d in p["dice"]]
     _seats_list(state, "dice", p["seat"], dice)
     if "gunslinger" in p:
         _seats_list(state, "gun_dice", p["seat"], p["gunslinger"])

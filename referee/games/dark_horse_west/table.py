@@ -6,7 +6,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from . import hexes, rails
-from .data import CITIES, RESOURCES, TOWNS, card_type
+from .data import CHARACTERS, CITIES, RESOURCES, TOWNS, card_type
 
 State = dict[str, Any]
 Change = dict[str, int]
@@ -14,8 +14,6 @@ Change = dict[str, int]
 
 def has(state: State, seat: int, ability: str) -> bool:
     """Whether the seat's character has this ability."""
-    from .data import CHARACTERS
-
     character = state["characters"][seat]
     return character is not None and ability in CHARACTERS[character]["abilities"]
 

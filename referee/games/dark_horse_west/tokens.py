@@ -6,6 +6,7 @@ from typing import Any
 
 from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
+from .._checks import is_int
 from . import table
 from .data import COSTS, RESOURCES
 
@@ -18,9 +19,20 @@ def payoff(state: State, seat: int) -> int:
     return int(COSTS["loan_payoff"]) - (1 if table.has(state, seat, "cheap_payoff") else 0)
 
 
+def may_pay_loan(state: State, seat: int) -> bool:
+    """Whether the seat holds a loan and the resources to pay it off."""
+    goods = state["goods"][seat]
+    return goods["loan"] > 0 and table.resources_held(state, seat) >= payoff(state, seat)
+
+
+def may_cash_stock(state: State, seat: int, *, final: bool = False) -> bool:
+    """Whether the seat holds a stock token it may cash now."""
+    return state["goods"][seat]["stock"] > 0 and (final or not state["used"][seat]["stock"])
+
+
 def loan_payments(state: State, seat: int) -> list[Command]:
     """Every pay_loan the seat may send now."""
-    if state["goods"][seat]["loan"] < 1:
+    if not may_pay_loan(state, seat):
         return []
     return [
         {"type": "pay_loan", "pay": pay} for pay in table.payments(state, seat, payoff(state, seat))
@@ -38,7 +50,7 @@ def pay_loan(state: State, seat: int, cmd: Command) -> list[Event]:
 
 def stock_cashes(state: State, seat: int, *, final: bool = False) -> list[Command]:
     """Every cash_stock the seat may send now."""
-    if state["goods"][seat]["stock"] < 1 or (state["used"][seat]["stock"] and not final):
+    if not may_cash_stock(state, seat, final=final):
         return []
     takes = [{"gold": 1}, *table.choices(COSTS["stock_take"])]
     return [{"type": "cash_stock", "take": take} for take in takes]
@@ -77,8 +89,6 @@ def paid(state: State, seat: int, value: Any, count: int, field: str) -> dict[st
 
 
 def _counts(value: Any) -> bool:
-    from .._checks import is_int
-
     return (
         isinstance(value, dict)
         and all(k in RESOURCES for k in value)

@@ -96,9 +96,9 @@ def _setup_legal(state: State, seat: int, piece: str) -> list[Command]:
 
 
 def _free_characters(state: State) -> list[str]:
-    options = {"characters_in_play": state["characters_in_play"]}
     taken = set(state["characters"])
-    return [c for c in characters_available(options, state["seats"]) if c not in taken]
+    available = characters_available(state["characters_in_play"], state["seats"])
+    return [c for c in available if c not in taken]
 
 
 def _first_city_sites(state: State) -> list[str]:

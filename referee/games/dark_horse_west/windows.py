@@ -22,10 +22,10 @@ def card_window(state: State, seat: int) -> bool:
 
 def anytime_open(state: State, seat: int, *, final: bool = False) -> bool:
     """Whether the seat may pay a loan, cash stock or use an ability now."""
-    return bool(
-        tokens.loan_payments(state, seat)
-        or tokens.stock_cashes(state, seat, final=final)
-        or characters.ability_commands(state, seat)
+    return (
+        tokens.may_pay_loan(state, seat)
+        or tokens.may_cash_stock(state, seat, final=final)
+        or bool(characters.ability_commands(state, seat))
     )
 
 
