@@ -129,11 +129,12 @@ def _check_rules(
     """Re-derive the log (or fold it, before the seed is out) under the rules it names;
     a version this referee does not have makes the report partial."""
     rules = registry.get(created["ruleset"])
-    if report.ruleset_version != rules.VERSION:
+    known = game.versions(rules)
+    if report.ruleset_version not in known:
         report.status = PARTIAL
         report.checks["rules"] = (
             f"recorded under {rules.NAME} {report.ruleset_version}; this referee has "
-            f"{rules.VERSION}: not re-derived"
+            f"{', '.join(str(v) for v in known)}: not re-derived"
         )
         report.outcome = _recorded_outcome(events)
         return
@@ -143,7 +144,9 @@ def _check_rules(
         report.checks["rules"] = "folded; state hashes match"
     else:
         state = _rederive(events, created, seed)
-        report.checks["rules"] = f"every event re-derived under {rules.NAME} {rules.VERSION}"
+        report.checks["rules"] = (
+            f"every event re-derived under {rules.NAME} {report.ruleset_version}"
+        )
     report.outcome = state["outcome"]
 
 

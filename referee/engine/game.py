@@ -302,13 +302,25 @@ def _created(record: Record) -> State:
         "seed_commitment": p["seed_commitment"],
         "status": ACTIVE,
         "seq": record["seq"],
-        "rules": rules.initial(p["players"], p["options"]),
+        "rules": _initial(rules, p),
         "outcome": None,
         "seed": None,
     }
     if rounds.has_rounds(rules):
         state["rounds"] = rounds.initial()
     return state
+
+
+def _initial(rules: ModuleType, created: dict[str, Any]) -> Any:
+    """The ruleset's table before setup, under the version the game was created with."""
+    if len(versions(rules)) == 1:
+        return rules.initial(created["players"], created["options"])
+    return rules.initial(created["players"], created["options"], version=created["ruleset_version"])
+
+
+def versions(rules: ModuleType) -> tuple[Any, ...]:
+    """Every version of a ruleset this referee re-derives (the newest, VERSION, last)."""
+    return tuple(getattr(rules, "VERSIONS", (rules.VERSION,)))
 
 
 def fold(records: list[Record], state: State | None = None) -> State:

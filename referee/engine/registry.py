@@ -29,6 +29,9 @@ def register(module: ModuleType) -> ModuleType:
     missing = [name for name in REQUIRED if not hasattr(module, name)]
     if missing:
         raise TypeError(f"ruleset {module.__name__} lacks {', '.join(missing)}")
+    versions = tuple(getattr(module, "VERSIONS", (module.VERSION,)))
+    if versions[-1] != module.VERSION:
+        raise TypeError(f"ruleset {module.__name__}: VERSIONS must end with VERSION")
     _RULESETS[module.NAME] = module
     return module
 
