@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from referee import games  # noqa: F401  (registers the rulesets)
-from referee.engine import disputes, game, registry
+from referee.engine import disputes, game, registry, rounds
 from referee.engine.canonical import canonical, digest
 from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
-from referee.engine.rng import commitment
+from referee.engine.events import MODERATOR, PUBLIC, REFEREE
+from referee.engine.rng import Rng, commitment
 
 from .log import Event, LogLineError, parse
 from .problems import Invalid
@@ -250,13 +251,7 @@ def _apply(state: game.State | None, event: Event) -> game.State:
 
 def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.State:
     try:
-        opening = game.create(
-            created["ruleset"],
-            created["players"],
-            created["options"],
-            seed,
-            now=created.get("created_at"),
-        )
+        opening = _opening(created, seed)
     except RefereeError as exc:
         raise Invalid(
             1, "rules/refused", f"GameCreated is refused by the rules: {exc.message}"
@@ -269,6 +264,30 @@ def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.S
         _compare(batch, events, at)
         at += len(batch)
     return state
+
+
+def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:
+    """The opening records the rules give: a game created now under the newest version;
+    under an older kept version, the recorded GameCreated as that version wrote it (its
+    options without the keys later versions added), then its setup and first round."""
+    opening = game.create(
+        created["ruleset"],
+        created["players"],
+        created["options"],
+        seed,
+        now=created.get("created_at"),
+    )
+    if created.get("ruleset_version") == opening[0]["payload"]["ruleset_version"]:
+        return opening
+    rules = registry.get(created["ruleset"])
+    as_created = {"type": "GameCreated", "visibility": PUBLIC, "payload": created}
+    records, state = game._append([], None, [as_created], MODERATOR, None, seed)
+    setup = rules.setup(state["rules"], Rng(seed))
+    records, state = game._append(records, state, setup, REFEREE, None, seed)
+    if rounds.has_rounds(rules):
+        opened = rounds.opening(rules, state["rules"], created["created_at"])
+        records, state = game._append(records, state, opened, REFEREE, None, seed)
+    return records
 
 
 def _rerun(state: game.State, event: Event, seed: str) -> tuple[list[dict[str, Any]], game.State]:
