@@ -267,9 +267,9 @@ def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.S
 
 
 def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:
-    """The opening records the rules give: a game created now under the newest version;
-    under an older kept version, the recorded GameCreated as that version wrote it (its
-    options without the keys later versions added), then its setup and first round."""
+    """The opening records the rules give: a game created now; or, for a GameCreated the
+    referee wrote under an older kept version or before some options existed (its options
+    lack them), that GameCreated as written, then its setup and first round from it."""
     opening = game.create(
         created["ruleset"],
         created["players"],
@@ -277,8 +277,10 @@ def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:
         seed,
         now=created.get("created_at"),
     )
-    if created.get("ruleset_version") == opening[0]["payload"]["ruleset_version"]:
-        return opening
+    today = opening[0]["payload"]
+    then = {**created, "ruleset_version": today["ruleset_version"], "options": today["options"]}
+    if canonical(created) == canonical(today) or canonical(then) != canonical(today):
+        return opening  # the same, or a difference the comparison will name
     rules = registry.get(created["ruleset"])
     as_created = {"type": "GameCreated", "visibility": PUBLIC, "payload": created}
     records, state = game._append([], None, [as_created], MODERATOR, None, seed)
