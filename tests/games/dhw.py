@@ -8,6 +8,7 @@ from typing import Any
 
 from referee.engine import game
 from referee.engine.rng import Rng
+from referee.games import _versions
 from referee.games import dark_horse_west as rules
 from referee.games.dark_horse_west.data import GOODS
 
@@ -30,6 +31,13 @@ def set_up(players: int = 4, seed: str = "rules", **options: Any) -> State:
         seat = rules.to_move(state)[0]
         state = play(state, seat, rules.legal(state, seat)[0], seed)[1]
     return state
+
+
+def under(state: State, version: str) -> State:
+    """A copy of the table as a game created under `version` plays it (the tables built
+    here are the newest version's)."""
+    out = {k: copy.deepcopy(v) for k, v in state.items() if k != "version"}
+    return _versions.stamped(out, version, rules.VERSIONS[0])
 
 
 def decide(state: State, seat: int, command: dict[str, Any], seed: str = "rules") -> list[dict]:

@@ -573,8 +573,8 @@ def test_foreman_produces_one_resource_type_the_player_has_towns_on():
     assert refused(other, 0, command).code == "rule/no_town_there"
 
 
-@pytest.mark.parametrize("hexes", [["4,3"], ["1,3", "4,3"]])
-def test_surveyor_looks_at_one_or_two_face_down_hexes_privately(hexes):
+def test_surveyor_looks_at_two_face_down_hexes_privately():
+    hexes = ["1,3", "4,3"]
     state = at(0, cards=["surveyor-1"])
     events, state = play(state, 0, "surveyor-1", hexes=hexes)
     looks = [e for e in events if e["type"] == "TileLooked"]
@@ -583,6 +583,23 @@ def test_surveyor_looks_at_one_or_two_face_down_hexes_privately(hexes):
     assert [e["payload"]["tile"] for e in looks] == [BASE["layout"][h] for h in hexes]
     assert set(hexes) <= set(rules.view(state, 0)["tiles_seen"])
     assert not set(hexes) & set(rules.view(state, 1)["tiles_seen"])
+
+
+def test_surveyor_looks_at_two_hexes_as_its_card_says_one_only_when_one_is_left():
+    # the card: "Look at two face-down resource hexes anywhere"
+    state = at(0, cards=["surveyor-1"])
+    one = {"type": "play_card", "card": "surveyor-1", "hexes": ["4,3"]}
+    assert refused(state, 0, one).code == "rule/look_two"
+    offered = [c for c in rules.legal(state, 0) if c.get("card") == "surveyor-1"]
+    assert offered and all(len(c["hexes"]) == 2 for c in offered)
+    up = {h: tile for h, tile in state["layout"].items() if h != "4,3"}
+    last = dhw.changed(state, face_up=up)
+    assert tb.face_down(last) == ["4,3"]
+    events, _ = play(last, 0, "surveyor-1", hexes=["4,3"])
+    assert [p["hex"] for p in every(events, "TileLooked")] == ["4,3"]
+    # a game created under 1.0.0 looked at one or two
+    events, _ = play(dhw.under(state, "1.0.0"), 0, "surveyor-1", hexes=["4,3"])
+    assert [p["hex"] for p in every(events, "TileLooked")] == ["4,3"]
 
 
 def test_surveyor_looks_only_at_face_down_hexes():

@@ -10,6 +10,7 @@ import dhw
 import pytest
 
 from referee.engine.errors import BadRequest, RuleViolation
+from referee.engine.events import may_see
 from referee.engine.rng import Rng
 from referee.games import dark_horse_west as rules
 from referee.games.dark_horse_west import flow, hexes
@@ -123,6 +124,22 @@ def declined_through(events, state):
     return turns, every, state
 
 
+def collected_through(events, state):
+    """Every seat asked collects what asks no choice (else declines) and passes its
+    windows, until the phase is over; the collection turns and every event."""
+    every = list(events)
+    while state["phase"] == "collection" and rules.to_move(state):
+        seat = rules.to_move(state)[0]
+        offered = rules.legal(state, seat)
+        kind = "collect" if {"type": "collect"} in offered else "decline"
+        if state["step"]["kind"] == "settle" or state["step"].get("collected"):
+            kind = "pass"
+        events, state = dhw.play(state, seat, {"type": kind})
+        every += events
+    turns = [e["payload"]["seat"] for e in every if e["type"] == "CollectionTurn"]
+    return turns, every, state
+
+
 def finished(state):
     """The last Collection Phase of a game (the end triggered) with nothing left to collect,
     run by the referee to its scores."""
@@ -150,7 +167,7 @@ def test_turn_order_slots_are_collected_top_first_whatever_order_they_are_listed
         {"seat": 3, "action": "turn_order", "rank": 2},
         {"seat": 1, "action": "turn_order", "rank": 1},
     )
-    turns = [e["payload"]["seat"] for e in events if e["type"] == "CollectionTurn"]
+    turns, _, after = collected_through(events, after)
     assert turns == [1, 3]
     assert after["order"][:2] == [1, 3]
 
@@ -822,12 +839,12 @@ def test_a_collected_sheriff_goes_first_on_the_actions_after_it():
 
 
 def test_produce_resources_is_collected_in_turn_order_whatever_the_rows():
-    events, _ = phase(
+    events, state = phase(
         table(order=[2, 0, 1, 3]),
         {"seat": 0, "action": "produce", "row": "food", "slot": "two"},
         {"seat": 2, "action": "produce", "row": "wood", "slot": "two"},
     )
-    turns = [e["payload"]["seat"] for e in events if e["type"] == "CollectionTurn"]
+    turns, _, _ = collected_through(events, state)
     assert turns == [2, 0]
 
 
@@ -844,11 +861,52 @@ def test_produce_resources_is_collected_in_turn_order_whatever_the_rows():
         ("broker", {}),
     ],
 )
-def test_actions_with_nothing_to_choose_are_collected_by_the_referee(action, placement):
+def test_a_seat_holding_nothing_may_decline_an_action_with_nothing_to_choose(action, placement):
+    # "If a player cannot pay or chooses to not pay for an action they are collecting, they
+    # do not suffer any penalty": a seat holding nothing may decline too
+    events, state = phase(table(), {"seat": 0, "action": action, **placement})
+    assert dhw.types(events) == ["CollectionTurn"]
+    assert rules.to_move(state) == [0]
+    assert rules.legal(state, 0) == [{"type": "collect"}, {"type": "decline"}]
+    events, after = dhw.play(state, 0, {"type": "decline"})
+    assert dhw.types(events)[0] == "ActionDeclined"
+    assert after["goods"] == state["goods"] and after["order"] == state["order"]
+    assert not after["bonus"][0]
+
+
+@pytest.mark.parametrize(
+    ("action", "placement"),
+    [
+        ("turn_order", {"rank": 1}),
+        ("produce", {"row": "food", "slot": "two"}),
+        ("hired_hand", {}),
+        ("engineer", {}),
+        ("broker", {}),
+    ],
+)
+def test_a_1_0_0_game_collects_for_a_seat_with_nothing_to_choose(action, placement):
     # the referee's own steps, no command from the seat
-    events, _ = phase(table(), {"seat": 0, "action": action, **placement})
+    events, _ = phase(dhw.under(table(), "1.0.0"), {"seat": 0, "action": action, **placement})
     assert dhw.types(events)[:2] == ["CollectionTurn", "ActionCollected"]
     assert dhw.first(events, "ActionCollected")["action"] == action
+
+
+def test_a_first_seat_whose_die_is_on_the_second_turn_order_slot_may_stay_first():
+    # seat 3 took the top slot and declined it; collecting the second slot would move seat
+    # 0 from first to second, so seat 0 declines
+    top = {"seat": 3, "action": "turn_order", "rank": 1, "dice": [0], "collected": True}
+    mine = {"seat": 0, "action": "turn_order", "rank": 2, "dice": [0], "collected": False}
+    start = dhw.changed(
+        table(order=[0, 1, 2, 3]), phase="collection", task=None, step=None, placements=[top, mine]
+    )
+    events = flow.advance(start, Rng("rules"))
+    assert dhw.types(events) == ["CollectionTurn"]
+    _, after = dhw.play(dhw.fold(start, events), 0, {"type": "decline"})
+    assert after["order"] == [0, 1, 2, 3]
+    # a game created under 1.0.0 collected it for the seat: down to second
+    old = dhw.under(start, "1.0.0")
+    events = flow.advance(old, Rng("rules"))
+    assert dhw.first(events, "TurnOrderChanged")["order"] == [1, 0, 2, 3]
 
 
 @pytest.mark.parametrize("action", ["pioneer", "politics", "tycoon", "sheriff", "scout", "market"])
@@ -856,6 +914,14 @@ def test_actions_with_choices_or_a_decline_worth_making_wait_for_the_seat(action
     events, state = phase(holding(table(), food=3, ore=3), {"seat": 0, "action": action})
     assert dhw.types(events) == ["CollectionTurn"]
     assert rules.to_move(state) == [0] and {"type": "decline"} in rules.legal(state, 0)
+
+
+HELD = {
+    None: {},
+    "stock": {"stock": 1},
+    "loan": {"loan": 1, "food": 6},
+    "poor_loan": {"loan": 1, "food": 5},
+}
 
 
 @pytest.mark.parametrize(
@@ -868,16 +934,74 @@ def test_actions_with_choices_or_a_decline_worth_making_wait_for_the_seat(action
         ({}, False),
     ],
 )
-def test_a_seat_with_something_to_do_is_asked_before_its_free_collection(holding_, asked):
-    goods = {
-        "stock": {"stock": 1},
-        "loan": {"loan": 1, "food": 6},
-        "poor_loan": {"loan": 1, "food": 5},
-    }.get(holding_.get("goods"), {})
-    state = holding(table(hands=holding_.get("hands", [[], [], [], []])), **goods)
-    events, after = phase(state, {"seat": 0, "action": "hired_hand"})
+def test_a_1_0_0_game_asks_before_a_free_collection_only_a_seat_with_something_to_do(
+    holding_, asked
+):
+    state = holding(
+        table(hands=holding_.get("hands", [[], [], [], []])), **HELD[holding_.get("goods")]
+    )
+    events, after = phase(dhw.under(state, "1.0.0"), {"seat": 0, "action": "hired_hand"})
     assert (dhw.types(events) == ["CollectionTurn"]) is asked
     assert (after["phase"] == "collection") is asked
+
+
+HANDS = {"none": [], "card": ["supply_wagon-1"], "placement_card": ["lucky_break-1"]}
+
+
+@pytest.mark.parametrize("goods", list(HELD))
+@pytest.mark.parametrize("hand", list(HANDS))
+def test_whether_a_seat_is_asked_to_collect_never_depends_on_what_it_holds(hand, goods):
+    # the same question, in the same public event, whatever the seat's hand, tokens or
+    # loans: the question tells nobody what it holds
+    state = holding(table(hands=[HANDS[hand], [], [], []]), **HELD[goods])
+    events, after = phase(state, {"seat": 0, "action": "hired_hand"})
+    assert events == [
+        {
+            "type": "CollectionTurn",
+            "payload": {"seat": 0, "action": "hired_hand", "placement": 0},
+            "visibility": "public",
+        }
+    ]
+    assert rules.to_move(after) == [0]
+    asked = {c["type"] for c in rules.legal(after, 0)}
+    assert {"collect", "decline"} <= asked
+
+
+def seen_by(viewer, events, state):
+    """What a viewer (another seat or a spectator) learns from a step: the events as
+    redacted for it, its view, whose turn it is and its own legal commands."""
+    shown = [e if may_see(e["visibility"], viewer) else {"type": e["type"]} for e in events]
+    return shown, rules.view(state, viewer), rules.to_move(state), rules.legal(state, viewer)
+
+
+def test_what_others_see_and_are_asked_never_depends_on_a_seats_hidden_hand():
+    # tables that differ only in which card seat 0 holds (playable now, a placement card,
+    # another playable one); every seat sends the first command it is offered that plays
+    # no card, so the hidden hand is all that differs
+    placements = (
+        {"seat": 2, "action": "turn_order", "rank": 1},
+        {"seat": 0, "action": "produce", "row": "food", "slot": "two"},
+        {"seat": 0, "action": "hired_hand"},
+        {"seat": 1, "action": "engineer"},
+        {"seat": 0, "action": "market"},
+        {"seat": 3, "action": "market"},
+    )
+    observed = []
+    for card in ("supply_wagon-1", "lucky_break-1", "foreman-1"):
+        state = holding(table(hands=[[card], [], [], []]), food=3)
+        events, state = phase(state, *placements)
+        steps = [[seen_by(v, events, state) for v in (1, 2, 3, None)]]
+        while state["phase"] == "collection" and len(steps) < 60:
+            seat = rules.to_move(state)[0]
+            command = next(c for c in rules.legal(state, seat) if c["type"] != "play_card")
+            events, state = dhw.play(state, seat, command)
+            steps.append([seen_by(v, events, state) for v in (1, 2, 3, None)])
+        assert state["phase"] == "placement"
+        observed.append(steps)
+    assert observed[0] == observed[1] == observed[2]
+    # seat 0 was asked at each of its three collections, holding what it did
+    asked = [e for step in observed[0] for e in step[0][0] if e["type"] == "CollectionTurn"]
+    assert [e["payload"]["seat"] for e in asked] == [2, 0, 0, 1, 0, 3]
 
 
 def test_a_seat_holding_a_card_is_asked_before_and_after_collecting_until_it_passes():
@@ -891,7 +1015,7 @@ def test_a_seat_holding_a_card_is_asked_before_and_after_collecting_until_it_pas
     assert dhw.types(events) == ["ActionCollected", "BonusDieGained"]  # asked again: no more
     assert {c["type"] for c in rules.legal(state, 0)} == {"play_card", "pass"}
     events, state = dhw.play(state, 0, {"type": "pass"})
-    assert dhw.types(events)[:3] == ["CollectionPassed", "CollectionTurn", "ActionCollected"]
+    assert dhw.types(events) == ["CollectionPassed", "CollectionTurn"]
     assert dhw.first(events, "CollectionTurn")["seat"] == 1
 
 

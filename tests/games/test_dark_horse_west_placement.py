@@ -259,6 +259,50 @@ def test_mayor_and_sheriff_take_no_modifier(action):
     assert not [c for c in rules.legal(state, A) if c.get("action") == action]
 
 
+def reroll_seed(state, seat, by, want):
+    """A seed under which re-rolling one die (`by` a Wild Die token or Lucky Break) shows
+    `want`."""
+    stream = f"round-{state['round']}/{by}/{seat}"
+    return next(
+        seed
+        for seed in (f"reroll-{i}" for i in range(500))
+        if Rng(seed).stream(stream).below(6) + 1 == want
+    )
+
+
+REROLLS = [
+    ("wild_die", {"type": "reroll", "dice": [1]}),
+    ("lucky_break", {"type": "play_card", "card": "lucky_break-1", "die": 1}),
+]
+
+
+@pytest.mark.parametrize("action", ["mayor", "sheriff"])
+@pytest.mark.parametrize(("by", "command"), REROLLS, ids=["wild_die", "lucky_break"])
+def test_mayor_and_sheriff_refuse_a_die_re_rolled_by_a_token_or_a_card(action, by, command):
+    # "Players cannot use Wild Die, Engineer tokens, or the Dealer action space to obtain a
+    # Restricted action"; a re-roll is a Wild Die token's first use, and a card's re-roll is
+    # one more of "any sort of dice modifiers"
+    state = table([4, 2], wild=1)
+    state["hands"][A] = ["lucky_break-1"]
+    _, state = dhw.play(state, A, command, reroll_seed(state, A, by, 6))
+    assert [d["value"] for d in state["dice"][A]] == [4, 6]
+    refused_placement(state, A, place(action, [0, 1]))
+    assert not [c for c in rules.legal(state, A) if c.get("action") == action]
+    # the dice as rolled still take it; a game created under 1.0.0 took re-rolled dice too
+    assert placed(table([4, 6]), A, place(action, [0, 1]))["total"] == 10
+    old = dhw.under(state, "1.0.0")
+    assert placed(old, A, place(action, [0, 1]))["total"] == 10
+
+
+def test_a_re_rolled_die_still_claims_a_natural_number():
+    # a natural number refuses only the +/-1 of the Dealer and the Wild Die token
+    state = table([4, 2], wild=1)
+    _, state = dhw.play(
+        state, A, {"type": "reroll", "dice": [1]}, reroll_seed(state, A, "wild_die", 3)
+    )
+    assert placed(state, A, place("politics", [1]))["total"] == 3
+
+
 def test_market_takes_any_single_die_once_per_seat():
     assert placed(table([1, 6]), A, place("market", [0]))["total"] == 1
     refused_placement(table([1, 6]), A, place("market", [0, 1]))
@@ -880,8 +924,8 @@ def test_the_placement_phase_ends_when_nobody_can_place():
     events = dhw.decide(state, A, place("hired_hand", [0]))
     kinds = dhw.types(events)
     assert kinds[:3] == ["DicePlaced", "PlacementEnded", "CollectionStarted"]
-    # nobody is asked to place again before the next game turn starts
-    assert "PlacementTurn" not in kinds[: kinds.index("RoundStarted")]
+    # nobody is asked to place again: the Collection Phase asks its first seat
+    assert "PlacementTurn" not in kinds and kinds[-1] == "CollectionTurn"
 
 
 def test_a_seat_goes_on_placing_its_last_dice_when_the_others_are_done():

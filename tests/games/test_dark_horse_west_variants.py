@@ -21,6 +21,7 @@ from dhw import (
     play,
     set_up,
     types,
+    under,
     with_dice,
     with_goods,
 )
@@ -828,6 +829,38 @@ def test_a_ghost_meeting_the_players_dice_is_discarded():
     after = fold(state, solitaire.ghosts_placed(state, Rng(SEED)))
     assert after["ghosts"][0]["placed"] == "discarded"
     assert after["placements"] == mine
+
+
+def test_a_ghost_die_joins_the_players_dice_on_an_unlimited_action():
+    # Chicken, the Ghost die shows 1, the player put 1 + 4 on Pioneer: "Any number of
+    # players may place die/dice" on an unlimited action, so the ghost goes there too and
+    # shows the top two cards before anything is collected
+    state = changed(with_dice(solo("chicken"), 0, [1, 4]), ghosts=ghosts([1]), placements=[])
+    pioneer = {"type": "place", "action": "pioneer", "dice": [0, 1]}
+    events, after = play(state, 0, pioneer)
+    assert first(events, "GhostDiePlaced") == {
+        "dice": [0],
+        "group": "single",
+        "total": 1,
+        "action": "pioneer",
+    }
+    assert after["ghosts"][0]["placed"] == "pioneer"
+    kinds = types(events)
+    assert "CardsRevealed" in kinds
+    assert kinds.index("CardsRevealed") < kinds.index("CollectionTurn")
+    # a game created under 1.0.0 keeps discarding that ghost
+    events, _ = play(under(state, "1.0.0"), 0, pioneer)
+    assert first(events, "GhostDiePlaced")["blocked"] == "pioneer"
+    assert "CardsRevealed" not in types(events)
+
+
+def test_pioneer_is_the_only_unlimited_action_a_ghost_die_reaches():
+    from referee.games.dark_horse_west.data import ACTIONS, SOLITAIRE
+
+    reached = set(SOLITAIRE["ghost_single"])
+    for action in SOLITAIRE["ghost_pair"].values():
+        reached |= set(action) if isinstance(action, list) else {action}
+    assert {a for a in reached if ACTIONS[a]["kind"] == "unlimited"} == {"pioneer"}
 
 
 def test_a_ghost_meeting_another_ghost_is_discarded():

@@ -14,7 +14,7 @@ commands (their fields); state (initial, apply); game_setup (the random setup); 
 (questions about a table); dice and placement (the Placement Phase); collection, cards,
 characters, tokens (the Collection Phase); windows (when a seat is asked); solitaire;
 flow (the referee's automatic steps); turns (to_move, legal, decide); scoring
-(outcome); views (view).
+(outcome); views (view); versions (the versions played and what changed in each).
 """
 
 from .commands import COMMANDS
@@ -22,10 +22,12 @@ from .options import OPTIONS, check_options, check_table
 from .scoring import outcome
 from .state import apply, initial
 from .turns import decide, legal, setup, to_move
+from .versions import VERSION, VERSIONS
 from .views import view
 
 NAME = "dark-horse-west"
-VERSION = "1.0.0"
+# VERSION (the newest) and VERSIONS (every one this referee plays, oldest first) are in
+# versions.py, with what changed in each
 MIN_PLAYERS = 1
 MAX_PLAYERS = 4
 DEFAULT_PLAYERS = 4
@@ -37,6 +39,7 @@ BOT_TYPE_WEIGHTS = {"collect": 6, "place": 6, "place_rail": 6, "keep_card": 6, "
 __all__ = [
     "NAME",
     "VERSION",
+    "VERSIONS",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "DEFAULT_PLAYERS",

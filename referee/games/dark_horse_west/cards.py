@@ -15,7 +15,7 @@ from ...engine.errors import BadRequest, RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
 from .. import _checks
-from . import table
+from . import table, versions
 from .data import CARDS, RESOURCES, card_kind, card_type
 from .game_setup import reshuffled
 from .state import apply
@@ -331,7 +331,20 @@ def _surveyor(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> lis
     ):
         raise BadRequest("command/invalid", "hexes must list one or two hexes", {"field": "hexes"})
     looks = [looked(state, seat, h, "hexes") for h in sorted(hexes_)]
+    wanted = surveyor_looks(state)
+    if versions.since(state, versions.SURVEYOR_TWO) and len(hexes_) != wanted:
+        raise RuleViolation(
+            "rule/look_two",
+            "Surveyor looks at two face-down hexes (the only one, when one is left)",
+            {"field": "hexes", "count": wanted},
+        )
     return [played(seat, card, hexes=sorted(hexes_)), *looks]
+
+
+def surveyor_looks(state: State) -> int:
+    """How many face-down hexes Surveyor looks at (from 1.1.0; 1.0.0 games: one or two,
+    as the player chose): two, as its card says, or the only one left."""
+    return min(2, len(table.face_down(state)))
 
 
 def _stagecoach(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> list[Event]:
@@ -417,8 +430,13 @@ def _targets(state: State, seat: int) -> list[Command]:
 
 
 def _looks(state: State, seat: int) -> list[Command]:
-    down = [h for h in table.face_down(state) if h not in table.visible_to(state, seat)]
-    return [{"hexes": list(pair)} for n in (1, 2) for pair in combinations(down, n)]
+    """Surveyor's looks that show the seat at least one tile it does not see yet."""
+    down = table.face_down(state)
+    unseen = [h for h in down if h not in table.visible_to(state, seat)]
+    if not versions.since(state, versions.SURVEYOR_TWO):
+        return [{"hexes": list(pair)} for n in (1, 2) for pair in combinations(unseen, n)]
+    looks = combinations(down, surveyor_looks(state))
+    return [{"hexes": list(look)} for look in looks if set(look) & set(unseen)]
 
 
 _CHOICES: dict[str, Callable[[State, int], list[Command]]] = {

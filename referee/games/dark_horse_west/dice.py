@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
-from . import table
+from . import table, versions
 from .data import ACTIONS, BOARD, PRODUCE_PLUS, PRODUCE_SLOTS, RESOURCES, gun_actions
 
 State = dict[str, Any]
@@ -35,6 +35,8 @@ def need_of(state: State, seat: int, action: str, slot: str | None) -> dict[str,
     if action == "character":
         return {"type": "any"}
     need: dict[str, Any] = ACTIONS[action]["need"]
+    if need["type"] == "restricted" and versions.since(state, versions.RESTRICTED_AS_ROLLED):
+        return {**need, "as_rolled": True}
     return need
 
 
@@ -64,10 +66,14 @@ def fit_problem(need: dict[str, Any], dice: list[dict[str, Any]], delta: int) ->
 
 
 def _restricted_problem(need: dict[str, Any], dice: list[dict[str, Any]]) -> str | None:
+    """No modifier of any sort: neither an Engineer token's die nor (`as_rolled`, from
+    1.1.0) a die re-rolled by a Wild Die token or a card."""
     if not 2 <= len(dice) <= 3 or sum(d["value"] for d in dice) != need["value"]:
         return f"a restricted action takes two or three dice totalling exactly {need['value']}"
     if any(d.get("engineered") for d in dice):
         return "a die changed by an Engineer token cannot claim a restricted action"
+    if need.get("as_rolled") and any(d.get("touched") for d in dice):
+        return "a die re-rolled by a Wild Die token or a card cannot claim a restricted action"
     return None
 
 

@@ -17,7 +17,6 @@ from .data import BOARD, RESOURCES
 from .state import COLLECTION, OVER, PLACEMENT, SETUP, apply
 
 State = dict[str, Any]
-FREE_ACTIONS = ("turn_order", "produce", "hired_hand", "engineer", "broker")
 
 
 def folded(state: State, events: list[Event]) -> State:
@@ -201,7 +200,7 @@ def _collection_key(state: State, p: dict[str, Any]) -> tuple[int, int, int]:
 def _collection_turn(state: State, index: int, rng: Rng) -> list[Event]:
     p = state["placements"][index]
     turn = event("CollectionTurn", {"seat": p["seat"], "action": p["action"], "placement": index})
-    if p["action"] in FREE_ACTIONS and not windows.window_open(state, p["seat"]):
+    if windows.collected_unasked(state, p["seat"], p["action"]):
         after = folded(state, [turn])
         return [turn, *collection.collect(after, p["seat"], {"type": "collect"}, rng)]
     return [turn]

@@ -8,8 +8,8 @@ from typing import Any
 from ...engine.events import Event, event
 from ...engine.rng import Rng
 from . import dice as dc
-from . import table
-from .data import SCENARIOS, SOLITAIRE, card_kind
+from . import table, versions
+from .data import ACTIONS, SCENARIOS, SOLITAIRE, card_kind
 from .state import apply
 
 State = dict[str, Any]
@@ -60,8 +60,8 @@ def ghosts_due(state: State) -> bool:
 def ghosts_placed(state: State, rng: Rng) -> list[Event]:
     """GhostDiePlaced for each group: the single die on the action of its number; a pair
     of 7+ blocks the action of its total (10: Sheriff or Mayor at random), a lower pair
-    uses its highest die as the single does. A ghost meets the player's dice there or
-    another ghost: it is discarded."""
+    uses its highest die as the single does. A ghost that meets another ghost, or the
+    player's dice on a limited action, is discarded."""
     events: list[Event] = []
     groups: dict[str, list[dict[str, Any]]] = {}
     for g in state["ghosts"]:
@@ -85,11 +85,21 @@ def _ghost(state: State, group: str, members: list[dict[str, Any]], rng: Rng) ->
         used = [next(g["id"] for g in members if g["value"] == top)]
         action = SOLITAIRE["ghost_single"][top - 1]
     payload: dict[str, Any] = {"dice": used, "group": group, "total": total}
-    holders = [p["seat"] for p in state["placements"] if p["action"] == action]
+    holders = _holders(state, action)
     if holders:
         by = "player" if 0 in holders else "ghost"
         return event("GhostDiePlaced", {**payload, "action": None, "blocked": action, "by": by})
     return event("GhostDiePlaced", {**payload, "action": action})
+
+
+def _holders(state: State, action: str) -> list[int | None]:
+    """Who stops a Ghost die on an action: dice there (None for a ghost); on an unlimited
+    action, open to any number of dice, only another ghost (1.0.0: the player's too)."""
+    holders = [p["seat"] for p in state["placements"] if p["action"] == action]
+    unlimited = ACTIONS[action]["kind"] == "unlimited"
+    if unlimited and versions.since(state, versions.UNLIMITED_GHOSTS):
+        return [seat for seat in holders if seat is None]
+    return holders
 
 
 def ghost_pioneer(state: State, rng: Rng) -> list[Event]:

@@ -9,6 +9,7 @@ and a `change` ({good: delta}) move goods, whatever their type.
 from collections.abc import Callable
 from typing import Any
 
+from .. import _versions
 from .data import (
     CHARACTERS,
     GOODS,
@@ -17,6 +18,7 @@ from .data import (
     gun_position,
 )
 from .options import is_solitaire
+from .versions import FIRST, VERSION
 
 State = dict[str, Any]
 Payload = dict[str, Any]
@@ -24,12 +26,13 @@ NOBODY: list[int] = []  # a visibility no seat is in: the moderator alone sees i
 SETUP, PLACEMENT, COLLECTION, OVER = "setup", "placement", "collection", "over"
 
 
-def initial(players: list[str], options: dict[str, Any]) -> State:
-    """The table before anything random happens: every seat holds the Game Start Bonus."""
+def initial(players: list[str], options: dict[str, Any], *, version: str = VERSION) -> State:
+    """The table before anything random happens: every seat holds the Game Start Bonus;
+    the rules of `version` (a 1.0.0 table carries no version: its hashes stay as recorded)."""
     seats = len(players)
     solo = is_solitaire(seats)
     start = {g: START_BONUS.get(g, 0) for g in GOODS}
-    return {
+    table = {
         "seats": seats,
         "end_influence": options["game_end_influence"],
         "character_mode": options["characters"],
@@ -76,6 +79,7 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
         "end": None,
         "result": None,
     }
+    return _versions.stamped(table, version, FIRST)
 
 
 def _solitaire(options: dict[str, Any]) -> dict[str, Any]:

@@ -1,18 +1,33 @@
 """When a seat is asked to act in the Collection Phase, and when it is not.
 
-A seat is asked before and after each of its collections, and once more when the phase
-ends, whenever it may do something there: play its one action card of the turn (a
-public test: it holds a card and has not played one, so the log never tells others what
-its hand holds), pay off a loan, cash a stock token or use a character ability. A
-collection with nothing to choose is made by the referee when the seat has none of these.
+Each collection asks its seat to collect or decline, whatever the seat holds (from
+1.1.0: declining is every seat's right, and the question must not tell others what the
+seat holds). After collecting, and once more when the phase ends, a seat is asked again
+whenever it may still do something: play its one action card of the turn (a public test:
+it holds a card and has not played one, so the log never tells others what its hand
+holds), pay off a loan, cash a stock token or use a character ability.
+
+1.0.0 games: a collection with nothing to choose (FREE_ACTIONS) is made by the referee
+when the seat has none of those things to do.
 """
 
 from typing import Any
 
 from ...engine.events import Event, event
-from . import cards, characters, tokens
+from . import cards, characters, tokens, versions
 
 State = dict[str, Any]
+# the actions whose collection takes no choice: nothing to pay, take or place
+FREE_ACTIONS = ("turn_order", "produce", "hired_hand", "engineer", "broker")
+
+
+def collected_unasked(state: State, seat: int, action: str) -> bool:
+    """Whether the referee collects a placement without asking its seat: never from 1.1.0
+    (a seat's standing order to always collect, when there is one, is read here); in
+    1.0.0 an action with nothing to choose, for a seat with nothing to do in its window."""
+    if versions.since(state, versions.EVERY_COLLECTION_ASKED):
+        return False
+    return action in FREE_ACTIONS and not window_open(state, seat)
 
 
 def card_window(state: State, seat: int) -> bool:
