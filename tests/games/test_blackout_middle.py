@@ -10,6 +10,7 @@ from test_blackout_middle_tables import (
     MOVEMENTS,
     NOTHING,
     SPACES,
+    delivered,
     fold,
     of,
     one,
@@ -28,7 +29,8 @@ from referee.games import blackout_middle as bm
 
 
 def test_constants_and_defaults():
-    assert (bm.NAME, bm.VERSION, bm.MIN_PLAYERS, bm.MAX_PLAYERS) == ("blackout-middle", 1, 3, 12)
+    assert (bm.NAME, bm.VERSION, bm.MIN_PLAYERS, bm.MAX_PLAYERS) == ("blackout-middle", 2, 3, 12)
+    assert bm.VERSIONS == (1, 2)
     assert bm.OPTIONS == {
         "round_seconds": 86400,
         "first_round_seconds": 172800,
@@ -36,6 +38,8 @@ def test_constants_and_defaults():
         "chip_limit": 5,
         "starting_garnets": 0,
         "round10_utility": "n_squared",
+        "tied_second_tols": "two_in_all",
+        "round10_space_scores": True,
     }
     assert bm.REVEAL == "end"
     assert bm.COMMANDS["submit_orders"]["fields"] == {"round": "integer", "orders": "object"}
@@ -52,6 +56,10 @@ def test_constants_and_defaults():
         ("chip_limit", True),
         ("starting_garnets", 10_000),
         ("round10_utility", "cubes"),
+        ("tied_second_tols", "winner_takes_all"),
+        ("tied_second_tols", 2),
+        ("round10_space_scores", "yes"),
+        ("round10_space_scores", 1),
     ],
 )
 def test_bad_options_are_refused_naming_the_option(name, value):
@@ -193,7 +201,7 @@ def test_too_many_chips_for_the_limit_voids_the_whole_submission():
     assert rules(judgement) == [("submission", "over_limit")]
     assert judgement["applied"] == {"ability": None, "spectate": None, "bets": {}}
     assert after["hands"][0]["A"] == 1 and after["chips"][0] == 30
-    assert of(events, "AbilityResolved", 0) == [] and of(events, "SpaceSeen", 0) == []
+    assert delivered(events, "AbilityResolved", 0) == delivered(events, "SpaceSeen", 0) == []
     assert one(events, "SpectatingAnnounced")["spaces"][0] is None
 
 
@@ -249,7 +257,13 @@ def test_round_0_takes_the_ability_only():
 def test_a_space_off_the_track_is_no_spectating(space):
     _, judgement, events = judged(table(3), 0, orders(spectate=space))
     assert rules(judgement) == [("spectate", "off_track")]
-    assert of(events, "SpaceSeen", 0) == []
+    assert one(events, "SpaceSeen", 0) == {
+        "round": 3,
+        "seat": 0,
+        "space": None,
+        "horses": [],
+        "points": 0,
+    }
     assert one(events, "SpectatingAnnounced")["spaces"] == [None, None, None]
 
 
@@ -263,7 +277,15 @@ def test_an_incomplete_ability_uses_nothing_and_the_rest_stands():
     assert rules(judgement) == [("ability", "incomplete")]
     assert judgement["applied"] == {"ability": None, "spectate": 7, "bets": {"C": 2}}
     assert after["hands"][0] == state["hands"][0]
-    assert of(events, "AbilityResolved", 0) == []
+    assert one(events, "AbilityResolved", 0) == {
+        "round": 2,
+        "seat": 0,
+        "kind": None,
+        "learned": {},
+        "gained": {},
+        "points": {},
+    }
+    assert after["learned"][0] == []
 
 
 def test_a_card_traded_away_after_submitting_drops_the_ability_at_resolution():
@@ -277,7 +299,7 @@ def test_a_card_traded_away_after_submitting_drops_the_ability_at_resolution():
     assert [d["rule"] for d in bm.inspect_orders(state, 0, given)] == ["card_not_held"]
     after, judgement, events = judged(state, 0, given)
     assert rules(judgement) == [("ability", "card_not_held")]
-    assert after["hands"][0]["B"] == 2 and of(events, "AbilityResolved", 0) == []
+    assert after["hands"][0]["B"] == 2 and delivered(events, "AbilityResolved", 0) == []
 
 
 def test_inspect_orders_warns_exactly_what_resolve_drops():
@@ -344,7 +366,8 @@ def test_horses_left_on_the_track_after_round_10_are_placed_closest_first():
 def test_spectating_a_space_shows_its_horses_privately_and_scores_them():
     state, events = play(table(5), {0: orders(spectate=11), 1: orders(spectate=12)})
     seen = [e for e in events if e["type"] == "SpaceSeen"]
-    assert [e["visibility"] for e in seen] == [[0], [1]]
+    assert [e["visibility"] for e in seen] == [[0], [1], [2]]
+    assert seen[2]["payload"] == {"round": 5, "seat": 2, "space": None, "horses": [], "points": 0}
     assert seen[0]["payload"] == {
         "round": 5,
         "seat": 0,

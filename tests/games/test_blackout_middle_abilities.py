@@ -4,6 +4,7 @@ test_blackout_middle_tables (and the clarifications, addenda and erratum)."""
 import pytest
 from test_blackout_middle_tables import (
     MOVEMENTS,
+    delivered,
     of,
     one,
     orders,
@@ -36,7 +37,7 @@ def used(state, seat, ability, **order_parts):
     """Play the round with one seat using an ability: (state after, its result, judgement)."""
     after, events = play(state, {seat: orders(ability, **order_parts)})
     judged = one(events, "OrdersJudged", seat)
-    results = of(events, "AbilityResolved", seat)
+    results = delivered(events, "AbilityResolved", seat)
     return after, (results[0] if results else None), judged
 
 
@@ -182,7 +183,9 @@ def test_round_3_utility_watches_the_chips_on_up_to_3_horses_in_rounds_3_4_5():
         "rounds": [3, 4, 5],
     }
     assert one(events, "ChipsWatched", 0)["chips"] == {"A": 5, "C": 1}
-    assert of(events, "ChipsWatched", 1) == []
+    # every seat gets its ChipsWatched, those that watch nothing learn nothing
+    assert one(events, "ChipsWatched", 1) == {"round": 3, "seat": 1, "kind": None, "chips": {}}
+    assert delivered(events, "ChipsWatched") == [one(events, "ChipsWatched", 0)]
     assert state["hands"][0] == dict.fromkeys("ABCDEFGHI", 1)  # selected, not used
     state, events = play(state, {1: orders(bets={"C": 4})})  # seat 1 saw A, C on 10
     assert one(events, "ChipsWatched", 0) == {

@@ -3,7 +3,16 @@ Life with the sole winner's choice, and the Elimination Candidate with the moder
 vote and the seed's tie-break."""
 
 import pytest
-from test_blackout_middle_tables import fold, of, one, orders, play, table, with_hand
+from test_blackout_middle_tables import (
+    fold,
+    of,
+    one,
+    orders,
+    play,
+    table,
+    version_1,
+    with_hand,
+)
 
 from referee.engine.errors import BadRequest, RuleViolation
 from referee.engine.rng import Rng
@@ -178,7 +187,6 @@ def test_the_scoreboard_chips_by_placement_spectating_and_round_10_utility():
             "utility_points": 0,
             "total": 77,
             "garnets_awarded": 2,
-            "garnets": 3,
         },
         {
             "seat": 1,
@@ -187,7 +195,6 @@ def test_the_scoreboard_chips_by_placement_spectating_and_round_10_utility():
             "utility_points": 0,
             "total": 23,
             "garnets_awarded": 0,
-            "garnets": 0,
         },
         {
             "seat": 2,
@@ -196,9 +203,10 @@ def test_the_scoreboard_chips_by_placement_spectating_and_round_10_utility():
             "utility_points": 9,
             "total": 10,
             "garnets_awarded": 0,
-            "garnets": 5,
         },
     ]
+    # each seat's garnets after the awards are its own (purchases are private)
+    assert state["garnets"] == [3, 0, 5] and bm.view(state, 0)["you"]["garnets"] == 3
     assert one(events, "TolsAwarded") == {"won": {"0": 2, "1": 1}, "given": {}, "choice": None}
     assert one(events, "EliminationCandidateNamed") == {
         "candidate": 2,
@@ -216,10 +224,10 @@ def test_the_scoreboard_chips_by_placement_spectating_and_round_10_utility():
     assert bm.to_move(state) == [] and state["phase"] == "over"
 
 
-def ended(points, garnets=None):
+def ended(points, garnets=None, options=None):
     """A table after Round 10 where each seat scored exactly these points."""
     seats = len(points)
-    state = table(10, seats=seats, spectator_points=list(points))
+    state = table(10, seats=seats, options=options, spectator_points=list(points))
     if garnets is not None:
         state = {**state, "garnets": list(garnets)}
     return play(state)
@@ -245,9 +253,23 @@ def test_the_sole_winner_gives_the_other_tol_to_a_tied_second():
         {"type": "TolGiven", "payload": {"by": 0, "seat": 2, "tols": 1}, "visibility": "public"}
     ]
     result = bm.outcome(state)
-    assert result["tols"] == {"0": 2, "1": 0, "2": 1, "3": 0}
+    # only two ToLs are given out: the sole winner's and the chosen tied player's
+    assert result["tols"] == {"0": 1, "1": 0, "2": 1, "3": 0}
     assert result["tols_given"] == {"2": 1} and result["elimination_candidate"] == 3
     assert refused(state, 0, {"type": "give_tol", "seat": 1}) == "game/over"
+
+
+def test_the_other_reading_of_a_tied_second_three_tols_by_option():
+    state, events = ended([50, 30, 30, 10], options={"tied_second_tols": "three_in_all"})
+    assert one(events, "TolsAwarded")["won"] == {"0": 2}
+    state, _ = do(state, 0, {"type": "give_tol", "seat": 1})
+    assert bm.outcome(state)["tols"] == {"0": 2, "1": 1, "2": 0, "3": 0}
+
+
+def test_a_game_created_before_the_option_gives_three_tols_as_it_did():
+    state = version_1(table(10, seats=4, spectator_points=[50, 30, 30, 10]), "tied_second_tols")
+    _, events = play(state)
+    assert one(events, "TolsAwarded")["won"] == {"0": 2}
 
 
 def test_a_tie_for_first_one_tol_each_no_more():

@@ -198,14 +198,31 @@ def test_five_tied_for_first_no_tols():
     assert awards == {"won": {}, "given": {}, "choice": None}
 
 
-def test_sole_winner_and_tied_second_leave_a_pending_choice():
+def test_sole_winner_and_tied_second_two_tols_in_all_by_default():
+    # "only two ToLs are given out": the sole winner 1, the tied player it chooses 1
     awards = tol_awards({0: 60, 1: 45, 2: 45, 3: 10})
+    assert awards["won"] == {0: 1}
+    assert awards["choice"] == {"chooser": 0, "among": [1, 2], "tols": 1}
+    assert tol_awards({0: 60, 1: 45, 2: 45, 3: 10}, tied_second="two_in_all") == awards
+
+
+def test_sole_winner_and_tied_second_three_tols_by_option():
+    # the other reading: the sole winner keeps its two, the chosen tied player wins one
+    awards = tol_awards({0: 60, 1: 45, 2: 45, 3: 10}, tied_second="three_in_all")
     assert awards["won"] == {0: 2}
     assert awards["choice"] == {"chooser": 0, "among": [1, 2], "tols": 1}
 
 
+def test_a_single_second_is_the_same_under_both_readings():
+    for reading in ("two_in_all", "three_in_all"):
+        awards = tol_awards({0: 60, 1: 45, 2: 44}, tied_second=reading)
+        assert awards == {"won": {0: 2, 1: 1}, "given": {}, "choice": None}
+
+
 def test_the_choice_gives_one_tol_which_is_not_won():
     awards = chosen(tol_awards({0: 60, 1: 45, 2: 45, 3: 10}), 2)
+    assert awards == {"won": {0: 1}, "given": {2: 1}, "choice": None}
+    awards = chosen(tol_awards({0: 60, 1: 45, 2: 45, 3: 10}, tied_second="three_in_all"), 2)
     assert awards == {"won": {0: 2}, "given": {2: 1}, "choice": None}
 
 

@@ -48,6 +48,13 @@ def table(round_number=0, seats=3, options=None, **changes):
     return {**state, "round": round_number, "positions": positions, "finished": finished, **changes}
 
 
+def version_1(state, *unset):
+    """The table of a game created under version 1: no version stamp, and options without
+    the keys added since (`unset`), as its GameCreated recorded them."""
+    options = {k: v for k, v in state["options"].items() if k not in unset}
+    return {**{k: v for k, v in state.items() if k != "version"}, "options": options}
+
+
 def with_hand(state, seat, letters):
     """The table with a seat holding exactly these cards ("AAB": two A, one B)."""
     hand = {h: letters.count(h) for h in bm.data.HORSES}
@@ -101,11 +108,32 @@ def one(events, kind, seat=None):
     return payload
 
 
+def nothing(payload):
+    """Whether a private result says nothing applied: since version 2 every seat gets its
+    AbilityResolved, ChipsWatched and SpaceSeen, kind (or space) None when it had none."""
+    return payload.get("kind", payload.get("space")) is None
+
+
+def delivered(events, kind, seat=None):
+    """The payloads of one private result type (for one seat) that delivered something."""
+    return [p for p in of(events, kind, seat) if not nothing(p)]
+
+
 def test_the_hand_worked_spaces_are_the_race():
     moves = {int(r): m for r, m in MOVEMENTS.items()}
     for r in range(11):
         positions, _ = race(moves, through=r)
         assert positions == {h: spaces[r] for h, spaces in SPACES.items()}
+
+
+def test_a_table_is_stamped_with_the_newest_version_and_version_1_is_not():
+    assert table(3)["version"] == bm.VERSION == 2
+    players = ["a", "b", "c"]
+    newest = bm.initial(players, dict(bm.OPTIONS))
+    assert bm.initial(players, dict(bm.OPTIONS), version=1) == version_1(newest)
+    assert newest["version"] == 2
+    assert "version" not in version_1(table(3), "tied_second_tols")
+    assert "tied_second_tols" not in version_1(table(3), "tied_second_tols")["options"]
 
 
 def test_a_table_starts_its_round_where_the_last_one_ended():

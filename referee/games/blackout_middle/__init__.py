@@ -12,12 +12,15 @@ The package: data (numbers, ability texts and card rules from ../blackout_middle
 race and scoring (the building blocks), options, state (initial, setup, apply), orders
 (their shape), abilities and judging (what of the orders applies), learning (what an
 ability delivers), rounds (open_round, resolve), awards (scores, ToLs, EC, outcome),
-trades, commands (decide, to_move), legal, views, summary (round_summary).
+trades, commands (decide, to_move), legal, views, summary (round_summary), versions (the
+versions played and what changed in each).
 
 A round resolves to, in order: OrdersJudged per seat (to that seat), HorsesMoved
-(moderator), HorseFinished (public), AbilityResolved / ChipsWatched / SpaceSeen (to the
-seat), SpectatingAnnounced (public), RoundResolved (public); after Round 10
-ScoresRevealed, TolsAwarded and EliminationCandidateNamed or EliminationVoteCalled.
+(moderator), HorseFinished (public), AbilityResolved per seat, ChipsWatched per seat
+(Rounds 3-5) and SpaceSeen per seat (Rounds 1-10), each to its seat, SpectatingAnnounced
+(public), RoundResolved (public); after Round 10 ScoresRevealed, TolsAwarded and
+EliminationCandidateNamed or EliminationVoteCalled. (Version 1 sent AbilityResolved,
+ChipsWatched and SpaceSeen only to the seats they had something for.)
 """
 
 from .abilities import Dropped
@@ -30,10 +33,12 @@ from .orders import check_orders, default_orders
 from .rounds import open_round, resolve
 from .state import apply, initial, setup
 from .summary import round_summary
+from .versions import VERSION, VERSIONS
 from .views import view
 
 NAME = "blackout-middle"
-VERSION = 1
+# VERSION (the newest) and VERSIONS (every one this referee plays, oldest first) are in
+# versions.py, with what changed in each
 MIN_PLAYERS = 3
 MAX_PLAYERS = 12
 DEFAULT_PLAYERS = 9  # the match is for 9 (README: 9 by default, 3-12 allowed)
@@ -42,6 +47,7 @@ REVEAL = "end"  # bets and abilities are private: orders stay sealed until the g
 __all__ = [
     "NAME",
     "VERSION",
+    "VERSIONS",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "OPTIONS",

@@ -9,6 +9,7 @@ from ...engine.events import Event, event
 from ...engine.outcome import ranked
 from ...engine.rng import Rng
 from .._checks import is_int
+from .options import option
 from .race import final_order
 from .scoring import (
     chip_points,
@@ -21,6 +22,7 @@ from .scoring import (
     utility_points,
 )
 from .state import AWARDS, OVER
+from .versions import GARNETS_UNANNOUNCED, since
 
 State = dict[str, Any]
 TIE_BREAK_LABEL = "elimination-candidate/tie-break"
@@ -30,7 +32,7 @@ def final_events(state: State) -> list[Event]:
     """After Round 10: the public scoreboard, the ToLs, then the EC or the vote it needs."""
     board = scoreboard(state)
     points = {seat["seat"]: seat["total"] for seat in board["seats"]}
-    awards = tol_awards(points)
+    awards = tol_awards(points, tied_second=option(state["options"], "tied_second_tols"))
     tols = {
         "won": {str(s): n for s, n in awards["won"].items()},
         "given": {},
@@ -44,7 +46,8 @@ def final_events(state: State) -> list[Event]:
 
 
 def scoreboard(state: State) -> dict[str, Any]:
-    """The final order of the horses and each seat's points, by source, and garnets."""
+    """The final order of the horses and each seat's points, by source, and the garnets
+    awarded (version 1 also named the garnets held, which tells who bought cards)."""
     order = final_order(state["positions"], state["finished"])
     rounds = [
         {s: bets[r] for s, bets in enumerate(state["bets"]) if r in bets}
@@ -57,17 +60,17 @@ def scoreboard(state: State) -> dict[str, Any]:
         spectator = state["spectator_points"][seat]
         total = total_points(chips.get(seat, 0), spectator, utility)
         awarded = garnets(total)
-        seats.append(
-            {
-                "seat": seat,
-                "chip_points": chips.get(seat, 0),
-                "spectator_points": spectator,
-                "utility_points": utility,
-                "total": total,
-                "garnets_awarded": awarded,
-                "garnets": state["garnets"][seat] + awarded,
-            }
-        )
+        row = {
+            "seat": seat,
+            "chip_points": chips.get(seat, 0),
+            "spectator_points": spectator,
+            "utility_points": utility,
+            "total": total,
+            "garnets_awarded": awarded,
+        }
+        if not since(state, GARNETS_UNANNOUNCED):
+            row["garnets"] = state["garnets"][seat] + awarded
+        seats.append(row)
     return {"order": order, "seats": seats}
 
 
@@ -164,7 +167,7 @@ def outcome(state: State) -> dict[str, Any] | None:
         tols_given=state["tols"]["given"],
         elimination_candidate=state["elimination"]["candidate"],
         elimination=state["elimination"],
-        garnets=[seat["garnets"] for seat in seats],
+        garnets=list(state["garnets"]),
         breakdown=seats,
         order=state["scores"]["order"],
     )

@@ -28,6 +28,19 @@ def ability_result(state: State, seat: int, round_number: int, given: dict[str, 
     }
 
 
+def nothing_learned(seat: int, round_number: int) -> Result:
+    """The AbilityResolved payload of a seat whose ability did not apply (or that used
+    none): the same fields, kind None, nothing learned, gained or scored."""
+    return {
+        "round": round_number,
+        "seat": seat,
+        "kind": None,
+        "learned": {},
+        "gained": {},
+        "points": {},
+    }
+
+
 def movements_by_round(state: State) -> dict[int, dict[str, int]]:
     """The secret movement values keyed by round number."""
     return {int(r): values for r, values in state["movements"].items()}

@@ -1,6 +1,11 @@
 """The rounds: which one takes sealed orders now, and resolving a round all at once:
 judge every seat's orders, move the horses, deliver what each seat learns, announce what
-is public, and after Round 10 reveal the scores."""
+is public, and after Round 10 reveal the scores.
+
+Since version 2 the private events of a resolution depend on the round and the number of
+seats alone: every seat gets its AbilityResolved, its ChipsWatched (Rounds 3-5) and its
+SpaceSeen (Rounds 1-10), in seat order, each saying "nothing" where nothing applied, so
+nobody learns from the count, order or audience of the events what a seat chose."""
 
 from typing import Any
 
@@ -10,10 +15,12 @@ from ...engine.rng import Rng
 from .awards import final_events
 from .data import FIRST_ROUND, LAST_ROUND, UTILITY, ability
 from .judging import judge
-from .learning import ability_result, movement
+from .learning import ability_result, movement, nothing_learned
+from .options import option
 from .orders import check_orders, default_orders
 from .race import advance, horses_on
 from .state import ROUNDS, fold
+from .versions import SAME_SHAPE, since
 
 State = dict[str, Any]
 
@@ -82,53 +89,71 @@ def _movement(state: State, r: int) -> list[Event]:
 
 
 def _abilities(state: State, r: int) -> list[Event]:
+    """What each applied ability delivers; since version 2 every seat's result, "nothing"
+    (kind None) for a seat whose ability did not apply."""
     events = []
     for seat in range(state["seats"]):
         given = state["judged"][seat][str(r)]["applied"]["ability"]
         if given is not None:
-            events.append(
-                event("AbilityResolved", ability_result(state, seat, r, given), to=[seat])
-            )
+            result = ability_result(state, seat, r, given)
+        elif since(state, SAME_SHAPE):
+            result = nothing_learned(seat, r)
+        else:
+            continue
+        events.append(event("AbilityResolved", result, to=[seat]))
     return events
 
 
 def _watched(state: State, r: int) -> list[Event]:
-    """Round 3's utility: the chips bet on each watched horse this round, by everyone."""
+    """Round 3's utility: the chips bet on each watched horse this round, by everyone;
+    since version 2 every seat gets one, "nothing" (kind None) when it watches none."""
     if r not in ability(3, UTILITY)["rounds"]:
         return []
     on_horse = [bets.get(str(r), {}) for bets in state["bets"]]
+    every = since(state, SAME_SHAPE)
     return [
         event(
             "ChipsWatched",
             {
                 "round": r,
                 "seat": seat,
-                "kind": "watch",
+                "kind": "watch" if watch else None,
                 "chips": {h: sum(b.get(h, 0) for b in on_horse) for h in watch},
             },
             to=[seat],
         )
         for seat, watch in enumerate(state["watches"])
-        if watch
+        if watch or every
     ]
 
 
 def _spaces_seen(state: State, r: int) -> list[Event]:
-    """Each spectator learns the horses on its space now and scores 1 point per horse."""
+    """Each spectator learns the horses on its space now and scores 1 point per horse
+    (Round 10's space by option); since version 2 every seat gets one, space None when it
+    spectated none. Round 0 takes no spaces."""
+    if r == FIRST_ROUND:
+        return []
     events = []
     for seat in range(state["seats"]):
         space = state["judged"][seat][str(r)]["applied"]["spectate"]
-        if space is not None:
-            horses = horses_on(state["positions"], space)
-            payload = {
-                "round": r,
-                "seat": seat,
-                "space": space,
-                "horses": horses,
-                "points": len(horses),
-            }
-            events.append(event("SpaceSeen", payload, to=[seat]))
+        if space is None and not since(state, SAME_SHAPE):
+            continue
+        horses = [] if space is None else horses_on(state["positions"], space)
+        payload = {
+            "round": r,
+            "seat": seat,
+            "space": space,
+            "horses": horses,
+            "points": len(horses) if _space_scores(state, r) else 0,
+        }
+        events.append(event("SpaceSeen", payload, to=[seat]))
     return events
+
+
+def _space_scores(state: State, r: int) -> bool:
+    """Whether the space spectated this round scores: Round 10's never becomes a current
+    space, so it scores only by option (round10_space_scores)."""
+    return r != LAST_ROUND or bool(option(state["options"], "round10_space_scores"))
 
 
 def _announcement(state: State, r: int) -> list[Event]:

@@ -7,11 +7,13 @@ among a tie that survives the vote) is the caller's, from the game's seed.
 from typing import Any
 
 from .data import (
+    DEFAULT_OPTIONS,
     FIRST_PURCHASE_COST,
     MOST_TIED_WINNERS,
     PLACEMENT_POINTS,
     POINTS_PER_GARNET,
     PURCHASE_COST_FACTOR,
+    TIED_SECOND_TOLS,
     TOLS_SECOND,
     TOLS_SOLE_WINNER,
     TOLS_TIED_WINNER,
@@ -79,8 +81,12 @@ def score_groups(points: dict[Seat, int]) -> list[list[Seat]]:
     return [sorted(seat for seat in points if points[seat] == level) for level in levels]
 
 
-def tol_awards(points: dict[Seat, int]) -> dict[str, Any]:
-    """Who wins ToLs and how many, and the sole winner's pending choice among tied seconds."""
+def tol_awards(
+    points: dict[Seat, int], *, tied_second: str = DEFAULT_OPTIONS["tied_second_tols"]
+) -> dict[str, Any]:
+    """Who wins ToLs and how many, and the sole winner's pending choice among tied seconds;
+    `tied_second` reads "only two ToLs are given out" then (TIED_SECOND_TOLS): two in all
+    (the sole winner 1) or three (the sole winner keeps its 2)."""
     groups = score_groups(points)
     first = groups[0]
     awards: dict[str, Any] = {"won": {}, "given": {}, "choice": None}
@@ -94,6 +100,7 @@ def tol_awards(points: dict[Seat, int]) -> dict[str, Any]:
     if len(second) == 1:
         awards["won"][second[0]] = TOLS_SECOND
     elif second:
+        awards["won"][first[0]] = TIED_SECOND_TOLS[tied_second]
         awards["choice"] = {"chooser": first[0], "among": second, "tols": TOLS_SECOND}
     return awards
 

@@ -6,8 +6,10 @@ from typing import Any
 
 from ...engine.events import Event, event
 from ...engine.rng import Rng
+from .. import _versions
 from .data import FIRST_ROUND, HORSES, LAST_ROUND, MOVEMENT_VALUES, UTILITY, ability
 from .race import start
+from .versions import FIRST, VERSION
 
 State = dict[str, Any]
 Payload = dict[str, Any]
@@ -16,10 +18,11 @@ SETUP, ROUNDS, AWARDS, OVER = "setup", "rounds", "awards", "over"
 OPEN = "open"
 
 
-def initial(players: list[str], options: dict[str, Any]) -> State:
-    """The table before the draw: every seat with one card of each horse and its chips."""
+def initial(players: list[str], options: dict[str, Any], *, version: int = VERSION) -> State:
+    """The table before the draw: every seat with one card of each horse and its chips,
+    under the ruleset version the game was created with."""
     seats = len(players)
-    return {
+    table = {
         "seats": seats,
         "options": dict(options),
         "phase": SETUP,
@@ -46,6 +49,7 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
         "tols": None,
         "elimination": None,
     }
+    return _versions.stamped(table, version, FIRST)
 
 
 def setup(state: State, rng: Rng) -> list[Event]:
@@ -132,6 +136,9 @@ def _horse_finished(state: State, p: Payload) -> Payload:
 
 
 def _learned(state: State, p: Payload) -> Payload:
+    """What an ability (or a watch) delivered; a result of kind None delivered nothing."""
+    if p["kind"] is None:
+        return {}
     seat = p["seat"]
     changes = {"learned": replaced(state["learned"], seat, [*state["learned"][seat], dict(p)])}
     if p.get("gained"):
@@ -143,6 +150,9 @@ def _learned(state: State, p: Payload) -> Payload:
 
 
 def _space_seen(state: State, p: Payload) -> Payload:
+    """The horses on the space spectated; a seat that spectated none saw nothing."""
+    if p["space"] is None:
+        return {}
     seat = p["seat"]
     seen = {"space": p["space"], "horses": list(p["horses"])}
     points = state["spectator_points"][seat] + p["points"]
@@ -187,7 +197,8 @@ def _card_bought(state: State, p: Payload) -> Payload:
 
 def _scores_revealed(state: State, p: Payload) -> Payload:
     lapsed = [{**o, "status": "lapsed"} if o["status"] == OPEN else o for o in state["offers"]]
-    garnets = [seat["garnets"] for seat in p["seats"]]
+    # the garnets held after the awards (the scoreboard of version 1 also named them)
+    garnets = [state["garnets"][row["seat"]] + row["garnets_awarded"] for row in p["seats"]]
     return {"phase": AWARDS, "scores": dict(p), "garnets": garnets, "offers": lapsed}
 
 
