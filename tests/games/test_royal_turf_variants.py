@@ -19,7 +19,7 @@ from test_royal_turf import (
 
 import referee.games  # noqa: F401  (registers the rulesets)
 from referee.engine import game, sealed
-from referee.engine.errors import BadRequest
+from referee.engine.errors import BadRequest, RuleViolation
 from referee.engine.events import event
 from referee.engine.rng import Rng
 from referee.games import royal_turf as rt
@@ -79,6 +79,8 @@ def bot_game(seed, players=PLAYERS, **options):
         ("pace_bonus", -1),
         ("last_place_penalty", 1.5),
         ("starting_money", "100"),
+        ("zero_chip_uses_bet", "no"),
+        ("zero_chip_uses_bet", 0),
     ],
 )
 def test_bad_options_are_refused_naming_the_option(name, value):
@@ -354,6 +356,86 @@ def test_hidden_bets_are_revealed_after_the_race_before_it_is_paid():
     result = game.view(state, (batches[0][0] + 1) % 3)["state"]["results"][0]
     assert all(b["revealed"] for b in result["bets"])
     assert sorted(b["chip"] for b in result["bets"]) == sorted(CHIPS_BY_ROUND * 3)
+
+
+# --- Hidden Bets: does a 0-chip use the one bet on its horse? -----------------------------
+
+
+def hidden_round(order, **options):
+    """Three players bet with Hidden Bets, `order` giving each turn's (horse, chip) in turn
+    order: the state after the bets that were taken, and the code of the first refused."""
+    _, state = new_game(SEED, PLAYERS[:3], hidden_bets=True, **options)
+    for horse, chip in order:
+        seat = game.to_move(state)[0]
+        command = {"type": "place_bet", "horse": horse, "chip": chip}
+        try:
+            _, state = play(state, seat, command, SEED)
+        except RuleViolation as refusal:
+            return state, refusal.code
+    return state, None
+
+
+# each seat's first bet, then the first seat puts its second chip on its first horse
+REAL_THEN_ZERO = [("red", 1), ("blue", 1), ("green", 1), ("red", 0)]
+ZERO_THEN_REAL = [("red", 0), ("blue", 1), ("green", 1), ("red", 2)]
+TWO_REAL = [("red", 1), ("blue", 1), ("green", 1), ("red", 2)]
+
+
+@pytest.mark.parametrize("order", [REAL_THEN_ZERO, ZERO_THEN_REAL, TWO_REAL])
+def test_by_default_a_zero_chip_uses_the_one_bet_on_its_horse(order):
+    assert rt.OPTIONS["zero_chip_uses_bet"] is True
+    _, refused_code = hidden_round(order)
+    assert refused_code == "rule/horse_already_backed"
+
+
+@pytest.mark.parametrize("order", [REAL_THEN_ZERO, ZERO_THEN_REAL])
+def test_by_option_a_zero_chip_is_no_bet_and_shares_a_horse_with_a_real_one(order):
+    state, refused_code = hidden_round(order, zero_chip_uses_bet=False)
+    assert refused_code is None
+    mine = [(b["horse"], b["chip"]) for b in state["rules"]["bets"] if b["seat"] == 0]
+    assert sorted(mine) == sorted([order[0], order[3]])
+
+
+def test_by_option_two_real_chips_on_a_horse_are_still_refused():
+    _, refused_code = hidden_round(TWO_REAL, zero_chip_uses_bet=False)
+    assert refused_code == "rule/horse_already_backed"
+
+
+def test_by_option_legal_offers_the_zero_chip_on_a_horse_already_backed():
+    state, _ = hidden_round(REAL_THEN_ZERO[:3], zero_chip_uses_bet=False)
+    first = game.to_move(state)[0]
+    backed = next(b["horse"] for b in state["rules"]["bets"] if b["seat"] == first)
+    legal = game.legal(state, first)
+    assert {"type": "place_bet", "horse": backed, "chip": 0} in legal
+    assert {"type": "place_bet", "horse": backed, "chip": 1} not in legal
+    default, _ = hidden_round(REAL_THEN_ZERO[:3])
+    assert all(c["horse"] != backed for c in game.legal(default, first))
+
+
+def test_a_game_created_before_the_option_plays_as_it_did():
+    options = {k: v for k, v in rt.OPTIONS.items() if k != "zero_chip_uses_bet"}
+    assert "zero_chip_uses_bet" not in rt.initial(PLAYERS[:3], options)
+    state = table(seats=3, hidden_bets=True, zero_chip_uses_bet=False)
+    state = {k: v for k, v in state.items() if k != "zero_chip_uses_bet"}
+    state = {**state, "bets": [{"seat": 0, "horse": "red", "chip": 1, "round": 1}]}
+    assert all(c["horse"] != "red" for c in rt.legal(state, 0))
+    new = rt.initial(PLAYERS[:3], {**rt.OPTIONS, "zero_chip_uses_bet": False})
+    assert new["zero_chip_uses_bet"] is False
+
+
+def test_by_option_a_zero_chip_beside_a_real_one_earns_nothing():
+    state = table(seats=3, hidden_bets=True, zero_chip_uses_bet=False)
+    bets = [("red", 1, 0), ("red", 0, 0), ("red", 2, 1)]
+    state = {
+        **state,
+        "bets": [{"seat": s, "horse": h, "chip": c, "round": 1} for h, c, s in bets],
+        "placings": ["red", "blue", "white"],
+        "last_place": "purple",
+    }
+    from referee.games.royal_turf.payouts import race_lines
+
+    lines = [(ln["seat"], ln["for"], ln["bets"]) for ln in race_lines(state)]
+    assert lines == [(0, "1st", 1), (1, "1st", 2)]
 
 
 # --- the outcome --------------------------------------------------------------------------

@@ -24,14 +24,17 @@ OPTIONS: dict[str, Any] = {
     "starting_money": DATA["starting_money"],
     "allow_negative_balance": False,
     "tiebreak": "share",
+    "zero_chip_uses_bet": True,
 }
+# what a game created before an option existed (its GameCreated lacks the key) plays by
+LEGACY: dict[str, Any] = {"zero_chip_uses_bet": True}
 
 
 def check_options(options: dict[str, Any]) -> None:
-    """Variants and allow_negative_balance are booleans; the numbers are whole and in
-    range; cards (null: the house deck) and payouts (null: the house table) keep the
-    house format; tiebreak is share or most_bets."""
-    for name in (*VARIANTS, "allow_negative_balance"):
+    """Variants, allow_negative_balance and zero_chip_uses_bet are booleans; the numbers
+    are whole and in range; cards (null: the house deck) and payouts (null: the house
+    table) keep the house format; tiebreak is share or most_bets."""
+    for name in (*VARIANTS, "allow_negative_balance", "zero_chip_uses_bet"):
         if not isinstance(options[name], bool):
             raise invalid(name, f"{name} must be true or false")
     _check_track(options)

@@ -9,7 +9,7 @@ from ...engine.rng import Rng
 from ...engine.sealed import reveals
 from .cards import dealt, first_deck
 from .data import CHIPS, HIDDEN_BETS_CHIPS, HORSES, RACES
-from .options import VARIANTS
+from .options import LEGACY, VARIANTS
 
 State = dict[str, Any]
 Payload = dict[str, Any]
@@ -31,6 +31,8 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
     """The table before the first race is prepared."""
     seats = len(players)
     state = {name: options[name] for name in KEPT}
+    # options added later are kept only where the game has them (see `option`)
+    state.update({name: options[name] for name in LEGACY if name in options})
     state.update(
         seats=seats,
         # the house deck is data, not state: only a moderator's own cards are carried
@@ -81,6 +83,11 @@ def prepare(state: State, race: int, rng: Rng) -> list[Event]:
     seat = among[rng.below(f"race-{race}/first-player", len(among))] if len(among) > 1 else among[0]
     chosen = event("FirstPlayerChosen", {"race": race, "seat": seat, "among": among})
     return [dealt(state, race, rng), chosen]
+
+
+def option(state: State, name: str) -> Any:
+    """An option added after the first games: as the game has it, else as it played then."""
+    return state.get(name, LEGACY[name])
 
 
 def betting_rounds(state: State) -> int:

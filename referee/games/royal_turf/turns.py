@@ -24,6 +24,7 @@ from .state import (
     apply,
     betting_rounds,
     next_seat,
+    option,
     prepare,
     sealed_round,
     unrevealed,
@@ -58,13 +59,12 @@ def legal(state: State, seat: int | str | None) -> list[dict[str, Any]]:
     if not isinstance(seat, int) or seat != state["turn"]:
         return []
     if state["phase"] == BETTING:
-        backed = _backed(state, seat)
         chips = sorted(set(state["chips"][seat]))
         return [
             {"type": "place_bet", "horse": h, "chip": c}
             for h in HORSES
-            if h not in backed
             for c in chips
+            if h not in _backed(state, seat, c)
         ]
     return [{"type": "move_horse", "horse": h} for h in _movable(state)]
 
@@ -108,7 +108,7 @@ def _bet(state: State, seat: int, horse: str, command: dict[str, Any], rng: Rng)
             f"you hold no {chip}-chip now (your chips: {sorted(state['chips'][seat])})",
             {"field": "chip"},
         )
-    if horse in _backed(state, seat):
+    if horse in _backed(state, seat, chip):
         raise RuleViolation(
             "rule/horse_already_backed",
             f"you already bet on {horse} this race: one bet per horse",
@@ -117,8 +117,14 @@ def _bet(state: State, seat: int, horse: str, command: dict[str, Any], rng: Rng)
     return _placed(state, seat, horse, chip) + _after_bet(state, seat, rng)
 
 
-def _backed(state: State, seat: int) -> list[str]:
-    return [b["horse"] for b in state["bets"] if b["seat"] == seat]
+def _backed(state: State, seat: int, chip: int) -> list[str]:
+    """The horses this chip of the seat may not go on: those it already bet on this race
+    (one bet per horse). A 0-chip uses that bet unless option zero_chip_uses_bet is false
+    (the FAQ: 0-chips "do not count as bets"); then it goes on any horse and takes none."""
+    uses = bool(option(state, "zero_chip_uses_bet"))
+    if chip == 0 and not uses:
+        return []
+    return [b["horse"] for b in state["bets"] if b["seat"] == seat and (b["chip"] or uses)]
 
 
 def _placed(state: State, seat: int, horse: str, chip: int) -> list[Event]:
