@@ -16,7 +16,11 @@ SLOTS = sorted({slot for slots in PRODUCE_SLOTS.values() for slot in slots})
 FIELDS: dict[str, dict[str, Any]] = {
     "character": {"type": "string", "description": "a character id still free"},
     "hex": HEX,
-    "hexes": {"type": "array", "items": HEX, "description": "one or two face-down hexes"},
+    "hexes": {
+        "type": "array",
+        "items": HEX,
+        "description": "Surveyor: two face-down hexes (the only one, when one is left)",
+    },
     "edge": EDGE,
     "direction": {"type": "string", "enum": ["up", "down"]},
     "dice": DICE,
