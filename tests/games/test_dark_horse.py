@@ -186,6 +186,70 @@ def test_two_horse_card_both_in_the_chosen_direction():
     assert state["line"] == [6, 5, 4, 7, 1, 3, 2]  # #1 drops behind #7, then #7 behind #1
 
 
+def mixed_card_table(targets, direction="forward", version_1_0_0=False):
+    """The example line, seat 0 holding a moderator's card with these targets."""
+    deck = [{"kind": "move", "targets": targets, "steps": 1, "direction": direction}] * 6
+    state = racing(hands=[[0, 1], [2, 3], [4, 5]], deck=deck)
+    if version_1_0_0:
+        state = {k: v for k, v in state.items() if k != "version"}
+    return state
+
+
+def moves(events):
+    return [
+        (e["payload"]["horse"], e["payload"]["from_rank"], e["payload"]["to_rank"])
+        for e in events
+        if e["type"] == "HorseMoved"
+    ]
+
+
+def test_a_horse_and_a_rank_card_moves_two_horses_when_the_rank_is_that_horse():
+    # #1 is 3rd: "horse #1 and the 3rd horse" moves #1 and the 3rd of the others, #7
+    state, events = play(mixed_card_table([{"horse": 1}, {"rank": 3}]), 0, 0)
+    assert moves(events) == [(1, 3, 2), (7, 4, 3)]
+    assert state["line"] == [6, 5, 4, 3, 7, 1, 2]
+    # the rank listed first: the same two horses, that one first
+    state, events = play(mixed_card_table([{"rank": 3}, {"horse": 1}]), 0, 0)
+    assert moves(events) == [(7, 4, 3), (1, 4, 3)]
+    assert state["line"] == EXAMPLE_LINE  # #7 passed #1, then #1 passed #7 back
+
+
+def test_a_horse_and_a_rank_card_whose_horse_is_last_moves_the_horse_ahead_of_it():
+    # #6 is 7th: the 7th of the others is the last of them, #5 (6th)
+    _, events = play(mixed_card_table([{"horse": 6}, {"rank": 7}]), 0, 0)
+    assert moves(events) == [(6, 7, 6), (5, 7, 6)]
+
+
+def test_a_horse_and_a_rank_card_otherwise_moves_the_horse_at_that_rank():
+    _, events = play(mixed_card_table([{"horse": 1}, {"rank": 2}]), 0, 0)
+    assert moves(events) == [(1, 3, 2), (3, 3, 2)]  # #3 was 2nd when the card was played
+
+
+def test_a_game_of_1_0_0_moved_the_named_horse_twice_as_recorded():
+    state = mixed_card_table([{"horse": 1}, {"rank": 3}], version_1_0_0=True)
+    _, events = play(state, 0, 0)
+    assert moves(events) == [(1, 3, 2), (1, 2, 1)]
+
+
+@pytest.mark.parametrize("targets", [[{"horse": 4}, {"horse": 4}], [{"rank": 3}, {"rank": 3}]])
+def test_a_card_naming_one_horse_twice_is_refused_at_creation(targets):
+    card = {"kind": "move", "targets": targets, "steps": 1, "direction": "forward"}
+    deck = [{"kind": "rider_fall_off"}, {"kind": "exchange"}, card]
+    with pytest.raises(BadRequest) as caught:
+        game.create("dark-horse", ["a", "b"], {"deck": deck}, "seed")
+    error = caught.value
+    assert (error.status, error.code) == (400, "options/invalid")
+    assert error.details == {"field": "options.deck[2]", "index": 2}
+    assert "deck card 2" in error.message
+
+
+def test_versions_and_the_stamp():
+    assert (dh.VERSION, dh.VERSIONS) == ("1.1.0", ("1.0.0", "1.1.0"))
+    players, options = ["a", "b"], dict(dh.OPTIONS)
+    assert dh.initial(players, options)["version"] == "1.1.0"
+    assert "version" not in dh.initial(players, options, version="1.0.0")
+
+
 def test_rider_fall_off_sends_third_to_last():
     state, events = play(racing(), 0, RIDER_FALL_OFF)
     assert state["line"] == [1, 6, 5, 4, 7, 3, 2]
@@ -445,9 +509,9 @@ def test_discard_of_a_card_not_held():
                     {"kind": "move", "targets": [{"horse": 9}], "steps": 1, "direction": "back"}
                 ]
             },
-            "options.deck",
+            "options.deck[0]",
         ),
-        ({"deck": [{"kind": "teleport"}]}, "options.deck"),
+        ({"deck": [{"kind": "rider_fall_off"}, {"kind": "teleport"}]}, "options.deck[1]"),
         ({"first_seat": 6}, "options.first_seat"),
         ({"first_seat": True}, "options.first_seat"),
     ],

@@ -8,7 +8,8 @@ Decisions where the text is silent: ../shared/rules/README.md and docs/rules/dar
 
 The package: data (numbers and house deck from ../dark_horse.json), line (the horses and
 how they move), cards (action cards), options, state (initial, setup, apply), turns
-(to_move, legal, decide), scoring (outcome); view is here.
+(to_move, legal, decide), scoring (outcome), versions (the versions played and what
+changed in each); view is here.
 """
 
 from typing import Any
@@ -19,15 +20,18 @@ from .options import OPTIONS, check_options
 from .scoring import outcome
 from .state import OVER, action_cards, apply, initial, setup
 from .turns import COMMANDS, decide, legal, to_move
+from .versions import VERSION, VERSIONS
 
 NAME = "dark-horse"
-VERSION = "1.0.0"
+# VERSION (the newest) and VERSIONS (every one this referee plays, oldest first) are in
+# versions.py, with what changed in each
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 
 __all__ = [
     "NAME",
     "VERSION",
+    "VERSIONS",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
     "OPTIONS",

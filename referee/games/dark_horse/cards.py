@@ -45,15 +45,37 @@ def _is_target(target: Any) -> bool:
     return key in ("horse", "rank") and is_int(value) and value in HORSES
 
 
-def target_horses(line: list[int], action: Action) -> list[int]:
-    """The horses a move card moves, fixed when the card is played (rank = rank now)."""
-    return [t["horse"] if "horse" in t else horse_at(line, t["rank"]) for t in action["targets"]]
+def same_horse_twice(card: Action) -> bool:
+    """Whether a move card's two targets are always one horse (the same horse or rank)."""
+    targets = card["targets"]
+    return len(targets) == 2 and targets[0] == targets[1]
 
 
-def move_events(line: list[int], action: Action, direction: str) -> list[Event]:
+def target_horses(line: list[int], action: Action, *, among_others: bool = True) -> list[int]:
+    """The horses a move card moves, fixed when the card is played (rank = rank now).
+    With `among_others` (1.1.0) a rank never names the horse the card names: that horse
+    left out, the rank counts the other horses."""
+    named = [t["horse"] for t in action["targets"] if "horse" in t] if among_others else []
+    return [
+        t["horse"] if "horse" in t else _at_rank(line, t["rank"], named) for t in action["targets"]
+    ]
+
+
+def _at_rank(line: list[int], rank: int, named: list[int]) -> int:
+    """The horse at a rank, or, if that is a named horse, the horse at that rank among the
+    others: the one just behind it (just ahead of it when it is last)."""
+    if horse_at(line, rank) not in named:
+        return horse_at(line, rank)
+    others = [h for h in line if h not in named]
+    return horse_at(others, min(rank, len(others)))
+
+
+def move_events(
+    line: list[int], action: Action, direction: str, *, among_others: bool = True
+) -> list[Event]:
     """HorseMoved for each target in the card's order, the first listed moving first."""
     events = []
-    for horse in target_horses(line, action):
+    for horse in target_horses(line, action, among_others=among_others):
         start = len(line) - line.index(horse)
         end = destination(line, horse, direction, action["steps"])
         line = moved(line, horse, end)

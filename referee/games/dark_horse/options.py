@@ -3,7 +3,7 @@
 from typing import Any
 
 from .._checks import invalid, is_int
-from .cards import is_action
+from .cards import is_action, same_horse_twice
 from .data import RANK_POINTS, RANKS
 
 MAX_SEATS = 6
@@ -33,13 +33,21 @@ def _is_points(value: Any) -> bool:
 
 
 def _check_deck(deck: Any) -> None:
+    """The deck's size, then each card by its place (`options.deck[i]`): well formed, and
+    a two-horse card naming two horses (not one horse or one rank twice)."""
     low, high = DECK_SIZE
     if not isinstance(deck, list) or not low <= len(deck) <= high:
         raise invalid("deck", f"deck must be null or a list of {low}-{high} action cards")
     for index, card in enumerate(deck):
         if not is_action(card):
             raise invalid(
-                "deck",
+                f"deck[{index}]",
                 f"deck card {index} is not an action card (see the house deck's format)",
+                index=index,
+            )
+        if card["kind"] == "move" and same_horse_twice(card):
+            raise invalid(
+                f"deck[{index}]",
+                f"deck card {index} names one horse twice: a two-horse card moves two horses",
                 index=index,
             )

@@ -5,23 +5,26 @@ from typing import Any
 
 from ...engine.events import MODERATOR, Event, deal, event
 from ...engine.rng import Rng
+from .. import _versions
 from .._checks import invalid
 from .data import ACTION_CARDS_PER_PLAYER, BETTING_CARDS, BETTING_CARDS_PER_PLAYER, HOUSE_DECK
 from .line import moved, placed
+from .versions import FIRST, VERSION
 
 State = dict[str, Any]
 Payload = dict[str, Any]
 SETUP, PLACEMENT, RACING, OVER = "setup", "placement", "racing", "over"
 
 
-def initial(players: list[str], options: dict[str, Any]) -> State:
-    """The table before the deal: no horse card laid, no card dealt."""
+def initial(players: list[str], options: dict[str, Any], *, version: str = VERSION) -> State:
+    """The table before the deal: no horse card laid, no card dealt, under the ruleset
+    version the game was created with."""
     seats = len(players)
     # the one option check that needs the number of players
     if options["first_seat"] >= seats:
         raise invalid("first_seat", f"first_seat must be a seat number 0-{seats - 1}")
     deck = options["deck"] if options["deck"] is not None else HOUSE_DECK
-    return {
+    table = {
         "seats": seats,
         "first_seat": options["first_seat"],
         "rank_points": list(options["rank_points"]),
@@ -42,6 +45,7 @@ def initial(players: list[str], options: dict[str, Any]) -> State:
         "played": [],
         "pending_discard": None,
     }
+    return _versions.stamped(table, version, FIRST)
 
 
 def action_cards(state: State) -> list[dict[str, Any]]:

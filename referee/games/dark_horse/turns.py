@@ -10,6 +10,7 @@ from . import cards
 from .data import HORSES, RANKS, TOKENS
 from .line import CHOICE, DIRECTIONS, SIDES
 from .state import PLACEMENT, RACING, action_cards, fold
+from .versions import RANK_AMONG_OTHERS, since
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -200,7 +201,8 @@ def _effect(
     if action["kind"] == cards.MOVE:
         direction = _direction(action, command)
         shown = {"direction": direction} if action["direction"] == CHOICE else {}
-        return shown, cards.move_events(state["line"], action, direction)
+        among_others = since(state, RANK_AMONG_OTHERS)
+        return shown, cards.move_events(state["line"], action, direction, among_others=among_others)
     if action["kind"] == cards.RIDER_FALL_OFF:
         return {}, cards.fall_off_events(state["line"])
     return _exchange(state, seat, command.get("exchange"))
