@@ -677,6 +677,19 @@ def test_cards_are_not_blocked_by_a_pawn():
     assert first(events, "RoleTaken") == {"seat": 0, "role": "sheriff", "from": None}
 
 
+# --- versions ------------------------------------------------------------------------------
+
+
+def test_a_new_game_plays_the_newest_version_and_a_1_0_0_table_carries_no_version():
+    created_ = game.create("dark-horse-west", PLAYERS4, {}, SEED)[0]["payload"]
+    assert created_["ruleset_version"] == rules.VERSION == rules.VERSIONS[-1] == "1.1.0"
+    options = game.resolve_options(rules, {})
+    assert rules.initial(PLAYERS4, options)["version"] == "1.1.0"
+    old = rules.initial(PLAYERS4, options, version="1.0.0")
+    assert "version" not in old
+    assert {**old, "version": "1.1.0"} == rules.initial(PLAYERS4, options)
+
+
 # --- Solitaire: the Ghost dice -------------------------------------------------------------
 
 
@@ -1342,8 +1355,9 @@ def test_the_engine_view_hides_the_layout_from_seats():
     recs = records(4)
     whole = game.fold(recs)
     laid = record(recs, "TilesLaid")
-    assert game.redact(laid, 0, False).get("redacted") is True
-    assert game.redact(laid, None, False).get("redacted") is True
-    assert "payload" not in game.redact(record(recs, "DeckShuffled"), 2, False)
+    assert game.redact(laid, 0, False) == {"seq": laid["seq"], "redacted": True}
+    assert game.redact(laid, None, False) == {"seq": laid["seq"], "redacted": True}
+    shuffled = record(recs, "DeckShuffled")
+    assert game.redact(shuffled, 2, False) == {"seq": shuffled["seq"], "redacted": True}
     assert "layout" not in game.view(whole, 0)["state"]
     assert game.view(whole, MODERATOR)["state"]["layout"] == laid["payload"]["layout"]

@@ -331,12 +331,11 @@ def _surveyor(state: State, seat: int, card: str, cmd: Command, rng: Rng) -> lis
     ):
         raise BadRequest("command/invalid", "hexes must list one or two hexes", {"field": "hexes"})
     looks = [looked(state, seat, h, "hexes") for h in sorted(hexes_)]
-    wanted = surveyor_looks(state)
-    if versions.since(state, versions.SURVEYOR_TWO) and len(hexes_) != wanted:
+    if versions.since(state, versions.SURVEYOR_TWO) and len(hexes_) != surveyor_looks(state):
         raise RuleViolation(
             "rule/look_two",
             "Surveyor looks at two face-down hexes (the only one, when one is left)",
-            {"field": "hexes", "count": wanted},
+            {"field": "hexes", "count": surveyor_looks(state)},
         )
     return [played(seat, card, hexes=sorted(hexes_)), *looks]
 
