@@ -120,18 +120,25 @@ def as_flags(viewer) -> list[str]:
     return {None: ["--spectator"], "moderator": []}.get(viewer, ["--seat", str(viewer)])
 
 
+STUB_KEYS = {"seq", "prev_hash", "hash", "redacted"}
+
+
 def streamed(event: dict) -> tuple:
-    """An event as a stream carried it: seq, type, actor, payload (None when redacted)."""
-    payload = None if event.get("redacted") else event["payload"]
-    return event["seq"], event["type"], str(event["actor"]), payload
+    """An event as a stream carried it: seq, type, actor, payload; a hidden one, its seq."""
+    if event.get("redacted"):
+        return event["seq"], "[hidden]"
+    return event["seq"], event["type"], str(event["actor"]), event["payload"]
 
 
 def stepped(output: str) -> list[tuple]:
     """The events `replay step` printed, in the same form."""
-    shown = []
+    shown: list[tuple] = []
     for line in output.splitlines():
+        if line.split()[1:] == ["[hidden]"]:
+            shown.append((int(line.split()[0]), "[hidden]"))
+            continue
         seq, kind, actor, rest = line.split(maxsplit=3)
-        shown.append((int(seq), kind, actor, None if rest == "[hidden]" else json.loads(rest)))
+        shown.append((int(seq), kind, actor, json.loads(rest)))
     return shown
 
 
@@ -142,6 +149,18 @@ def first_streamed(moments: list[Moment], viewer) -> dict[int, tuple]:
         for event in moment.streams[viewer]["events"]:
             first.setdefault(event["seq"], streamed(event))
     return first
+
+
+def check_stubs(moments: list[Moment]) -> None:
+    """Every hidden event any viewer got is only its place in the moderator's chain."""
+    for moment in moments:
+        whole = {e["seq"]: e for e in moment.streams["moderator"]["events"]}
+        for viewer in VIEWERS:
+            for event in moment.streams[viewer]["events"]:
+                if event.get("redacted"):
+                    record = whole[event["seq"]]
+                    assert set(event) == STUB_KEYS and event["redacted"] is True
+                    assert all(event[k] == record[k] for k in ("seq", "prev_hash", "hash"))
 
 
 def check_replay_matches(log, moments: list[Moment]) -> None:
@@ -178,6 +197,7 @@ def test_replay_shows_every_view_and_stream_the_api_served(new_table, tmp_path, 
     moments = play_to_the_end(table, f"replay-views/{ruleset}")
     log = fetched_log(table, tmp_path)
     check_replay_matches(log, moments)
-    hidden = {seq for seq, _, _, payload in first_streamed(moments, 0).values() if payload is None}
+    check_stubs(moments)
+    hidden = {seq for seq, *rest in first_streamed(moments, 0).values() if rest == ["[hidden]"]}
     assert hidden, "seat 0 never had an event hidden: nothing was tested"
     assert all("redacted" not in e for e in moments[-1].streams[0]["events"])

@@ -95,9 +95,17 @@ def test_a_submission_gets_a_receipt_and_warnings(client, table):
         "hash": committed["hash"],
     }
     assert body["warnings"] == [{"part": "bid", "rule": "toy/high", "message": "a high bid"}]
+    submitted = body["events"][0]
+    assert submitted["type"] == "OrdersSubmitted" and submitted["visibility"] == [0]
     stream = client.get(f"/games/{game_id}/events", headers=auth[1]).get_json()["events"]
-    hidden = next(e for e in stream if e["type"] == "OrdersSubmitted")
-    assert hidden["redacted"] is True and "payload" not in hidden
+    hidden = next(e for e in stream if e["seq"] == submitted["seq"])
+    assert hidden == {
+        "seq": submitted["seq"],
+        "prev_hash": submitted["prev_hash"],
+        "hash": submitted["hash"],
+        "redacted": True,
+    }
+    assert [e["seq"] for e in stream if e.get("redacted")] == [submitted["seq"]]
 
 
 def test_a_client_cannot_set_the_time(client, table):

@@ -16,6 +16,7 @@ CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"
 GALLOPING = CORPUS / "galloping-horse" / "galloping-horse-corpus-0.jsonl"
 BLACKOUT = CORPUS / "blackout-middle" / "blackout-middle-corpus-4-0.jsonl"
 EVENT_LINE = re.compile(r"^ *(\d+)  (\S+) +(\S+) +(.*)$")
+HIDDEN_LINE = re.compile(r"^ *(\d+)  \[hidden\]$")  # its seq, nothing of what it was
 
 
 def replay(*args, input=None):
@@ -30,12 +31,21 @@ def walked(*args, input=None) -> list[tuple]:
 
 
 def events_in(output: str) -> list[tuple]:
-    """The event lines of an output: (seq, type, actor, payload or None if hidden)."""
-    found = (EVENT_LINE.match(line) for line in output.splitlines())
-    return [
-        (int(seq), kind, actor, None if rest == "[hidden]" else json.loads(rest))
-        for seq, kind, actor, rest in (m.groups() for m in found if m)
-    ]
+    """The event lines of an output: (seq, type, actor, payload), a hidden one as
+    (seq, None, None, None)."""
+    shown: list[tuple] = []
+    for line in output.splitlines():
+        if hidden := HIDDEN_LINE.match(line):
+            shown.append((int(hidden[1]), None, None, None))
+        elif event := EVENT_LINE.match(line):
+            seq, kind, actor, rest = event.groups()
+            shown.append((int(seq), kind, actor, json.loads(rest)))
+    return shown
+
+
+def hidden_in(shown: list[tuple]) -> list[int]:
+    """The seqs of the hidden events among those shown."""
+    return [seq for seq, kind, _, _ in shown if kind is None]
 
 
 def views_in(output: str) -> list[dict]:
@@ -66,7 +76,7 @@ def test_the_moderator_sees_every_deal_in_full():
 def test_a_seat_sees_only_its_own_deal_and_the_end_in_full():
     shown = walked(GALLOPING, "--seat", 1)
     assert [e[0] for e in shown] == list(range(1, 152))
-    hidden = [seq for seq, _, _, payload in shown if payload is None]
+    hidden = hidden_in(shown)
     assert hidden == [3, 5, 6, 75, 77, 78]  # the other seats' hands, in both rounds
     dealt = [e for e in read(GALLOPING) if e["type"] == "RaceCardsDealt"]
     assert [e["seq"] for e in dealt if e["visibility"] != [1]] == hidden
@@ -77,18 +87,21 @@ def test_a_seat_sees_only_its_own_deal_and_the_end_in_full():
 
 def test_a_spectator_sees_every_deal_hidden():
     shown = walked(GALLOPING, "--spectator", "--to", 7)
-    assert [seq for seq, _, _, payload in shown if payload is None] == [3, 4, 5, 6]
+    assert hidden_in(shown) == [3, 4, 5, 6]
+    done = replay("step", GALLOPING, "--spectator", "--from", 3, "--to", 6)
+    # a hidden event is its seq alone: not its type, author, audience or time
+    assert done.output.splitlines() == [f"{seq:>5}  [hidden]" for seq in range(3, 7)]
 
 
 def test_the_ending_batch_is_shown_whole_as_it_was_first_streamed():
     events = read(BLACKOUT)
     ending = max(e["seq"] for e in events if e["command"] is not None)
-    shown = {seq: payload for seq, _, _, payload in walked(BLACKOUT, "--seat", 1)}
+    shown = {seq: (kind, payload) for seq, kind, _, payload in walked(BLACKOUT, "--seat", 1)}
     others = [e["seq"] for e in events if e["visibility"] in ([0], [2], [3])]
     before, after = [s for s in others if s < ending], [s for s in others if s > ending]
     assert before and after  # seat 0's judged orders of every round, the last one too
-    assert all(shown[seq] is None for seq in before)
-    assert all(shown[seq] == events[seq - 1]["payload"] for seq in after)
+    assert all(shown[seq] == (None, None) for seq in before)
+    assert all(shown[seq] == (events[seq - 1]["type"], events[seq - 1]["payload"]) for seq in after)
 
 
 # --- bounds and views ------------------------------------------------------------------
