@@ -81,8 +81,10 @@ def check_seat(replay: Replay, viewer: Viewer) -> None:
 
 
 def event_line(record: game.Record) -> str:
-    """One event on one line: seq, type, actor, then its payload or [hidden]."""
-    shown = "[hidden]" if record.get("redacted") else canonical(record.get("payload")).decode()
+    """One event on one line: seq, type, actor, then its payload; a hidden one, its seq."""
+    if record.get("redacted"):
+        return f"{record['seq']:>5}  [hidden]"
+    shown = canonical(record.get("payload")).decode()
     return f"{record['seq']:>5}  {record['type']:<24} {record['actor']!s:<9}  {shown}"
 
 

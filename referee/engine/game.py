@@ -419,7 +419,9 @@ def round_view(state: State, viewer: Actor | None) -> dict[str, Any] | None:
     return shown
 
 
-REDACTED_KEYS = ("seq", "type", "actor", "visibility", "recorded_at", "prev_hash", "hash")
+# what a viewer gets of an event it may not see: its place in the chain, nothing that
+# depends on its content, author, audience or time (docs/log-format.md, Redaction)
+STUB_KEYS = ("seq", "prev_hash", "hash")
 
 
 def redact(record: Record, viewer: Actor | None, over: bool) -> Record:
@@ -428,6 +430,9 @@ def redact(record: Record, viewer: Actor | None, over: bool) -> Record:
         return record
     if may_see(record["visibility"], viewer):
         return {k: v for k, v in record.items() if k != "state_hash"}
-    shown = {k: record[k] for k in REDACTED_KEYS if k in record}
-    shown["redacted"] = True
-    return shown
+    return stub(record)
+
+
+def stub(record: Record) -> Record:
+    """An event a viewer may not see: where it sits in the chain, and that it is hidden."""
+    return {**{k: record[k] for k in STUB_KEYS if k in record}, "redacted": True}
