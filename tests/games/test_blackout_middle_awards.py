@@ -68,7 +68,7 @@ def test_accepting_swaps_the_cards_at_once():
 
 
 def test_declining_and_withdrawing():
-    state, _ = offer(table(3), 0, 1, "A", "B")
+    state, _ = offer(with_hand(table(3), 0, "AABCDEFGHI"), 0, 1, "A", "B")
     state, _ = offer(state, 0, 2, "A", "C")
     assert refused(state, 0, {"type": "accept_trade", "offer": 10001}) == "rule/no_such_offer"
     assert refused(state, 1, {"type": "withdraw_trade", "offer": 10001}) == "rule/no_such_offer"
@@ -78,17 +78,51 @@ def test_declining_and_withdrawing():
     state, events = do(state, 0, {"type": "withdraw_trade", "offer": 10002})
     assert events[0]["type"] == "TradeWithdrawn" and events[0]["visibility"] == [0, 2]
     assert [o["status"] for o in state["offers"]] == ["declined", "withdrawn"]
-    assert state["hands"][0] == dict.fromkeys("ABCDEFGHI", 1)
+    assert state["hands"][0] == {**dict.fromkeys("ABCDEFGHI", 1), "A": 2}
+    assert bm.view(state, 0)["you"]["on_offer"] == {}
 
 
-def test_both_hands_are_checked_again_on_accepting():
+def test_a_card_offered_is_held_for_the_offer_while_it_is_open():
     state, _ = offer(table(3), 0, 1, "A", "B")
+    assert bm.view(state, 0)["you"]["on_offer"] == {"A": 1}
+    # no other offer may give it ...
+    command = {"type": "offer_trade", "to": 2, "give": "A", "get": "C"}
+    assert refused(state, 0, command) == "rule/card_on_offer"
+    # ... nor accept an offer that takes it
+    state, _ = offer(state, 2, 0, "C", "A")
+    assert refused(state, 0, {"type": "accept_trade", "offer": 10200}) == "rule/card_on_offer"
+    # nor any ability: its orders are judged on the cards not on offer
+    _, events = play(state, {0: orders({"kind": "clue", "use": ["A"]})})
+    (dropped,) = one(events, "OrdersJudged", 0)["dropped"]
+    assert dropped["rule"] == "card_not_held" and "1 more on offer" in dropped["message"]
+    assert not [c for c in bm.legal(state, 0) if "A" in str((c.get("orders") or {}).get("ability"))]
+    # so its recipient may always accept, whatever the offering seat did since
+    state, events = do(state, 1, {"type": "accept_trade", "offer": 10001})
+    assert events[0]["type"] == "TradeAccepted" and state["hands"][1]["A"] == 2
+    assert bm.view(state, 0)["you"]["on_offer"] == {}
+
+
+def test_the_accepting_seat_must_hold_the_card_asked_for():
+    state, _ = offer(table(3), 1, 0, "D", "E")
+    poor = with_hand(state, 0, "C")
+    assert refused(poor, 0, {"type": "accept_trade", "offer": 10100}) == "rule/card_not_held"
+    assert [c["type"] for c in listed(poor, 0, 10100)] == ["decline_trade"]
+    assert [c["type"] for c in listed(state, 0, 10100)] == ["accept_trade", "decline_trade"]
+
+
+def listed(state, seat, number):
+    return [c for c in bm.legal(state, seat) if c.get("offer") == number]
+
+
+def test_in_a_game_of_version_1_both_hands_are_checked_again_on_accepting():
+    # version 1 held nothing for an offer: a card could be offered twice, or used
+    state, _ = offer(version_1(table(3)), 0, 1, "A", "B")
     state, _ = offer(state, 0, 2, "A", "C")
     state, _ = do(state, 2, {"type": "accept_trade", "offer": 10002})  # seat 0's A is gone
     assert refused(state, 1, {"type": "accept_trade", "offer": 10001}) == "rule/card_not_held"
-    state, _ = offer(state, 1, 0, "D", "E")
-    poor = with_hand(state, 0, "C")
-    assert refused(poor, 0, {"type": "accept_trade", "offer": 10100}) == "rule/card_not_held"
+    state, _ = offer(version_1(table(3)), 0, 1, "A", "B")
+    _, events = play(state, {0: orders({"kind": "clue", "use": ["A"]})})
+    assert one(events, "OrdersJudged", 0)["dropped"] == []
 
 
 def test_bad_offers():
@@ -104,7 +138,7 @@ def test_bad_offers():
 
 
 def test_open_offers_are_capped():
-    state = table(1)
+    state = with_hand(table(1), 0, "A" * 11)
     for _ in range(10):
         state, _ = offer(state, 0, 1, "A", "B")
     assert refused(state, 0, {"type": "offer_trade", "to": 2, "give": "A", "get": "B"}) == (

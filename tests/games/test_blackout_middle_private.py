@@ -188,6 +188,22 @@ def test_a_trade_or_purchase_is_one_private_event_and_changes_nothing_public(act
     assert bm.view(after, outsider) == bm.view(before, outsider)
 
 
+def test_the_recipient_of_an_offer_learns_nothing_of_what_the_offering_seat_did_since():
+    """Seat 0 offers its A to seat 1, then seals orders using that A (twin one) or not
+    (twin two): seat 1's view, its listed commands and its accept are the same."""
+    state = table(4)
+    state = fold(
+        state, bm.decide(state, 0, {"type": "offer_trade", "to": 1, "give": "A", "get": "B"}, None)
+    )
+    twins = []
+    for given in (orders({"kind": "clue", "use": ["A"]}), orders({"kind": "clue", "use": ["C"]})):
+        after, events = play(state, {0: given})
+        accepted = bm.decide(after, 1, {"type": "accept_trade", "offer": 10001}, None)
+        twins.append((bm.view(after, 1), bm.legal(after, 1), accepted, shape(events)))
+    assert twins[0] == twins[1]
+    assert twins[0][2][0]["type"] == "TradeAccepted"
+
+
 def test_a_purchase_does_not_show_in_the_public_scoreboard():
     base = {**table(10, finished=["A", "C", "E", "B", "F", "G"]), "garnets": [6, 6, 6]}
     bought = fold(base, bm.decide(base, 1, {"type": "buy_card", "horse": "D"}, None))

@@ -51,8 +51,11 @@ def card_lists(given: dict[str, Any]) -> dict[str, list[str]]:
     return lists
 
 
-def judged_ability(round_number: int, given: dict[str, Any], hand: Counts) -> dict[str, Any]:
-    """The immediate effects of an ability that fits its round and the hand, else Dropped."""
+def judged_ability(
+    round_number: int, given: dict[str, Any], hand: Counts, *, on_offer: Counts | None = None
+) -> dict[str, Any]:
+    """The immediate effects of an ability that fits its round and the hand (the cards not
+    on offer in a trade; `on_offer` names those for the message), else Dropped."""
     kind = given["kind"]
     spec = ability(round_number, kind)
     name = f"Round {round_number}'s {kind} ability"
@@ -62,7 +65,7 @@ def judged_ability(round_number: int, given: dict[str, Any], hand: Counts) -> di
         _check_field(field, rules, lists, name)
     _check_guesses(spec, given, name)
     used = counts(lists.get("guesses", lists.get("use", [])))
-    _check_held(_needed(lists), hand)
+    _check_held(_needed(lists), hand, on_offer or {})
     return _effects(round_number, kind, spec, used, lists)
 
 
@@ -149,12 +152,14 @@ def _needed(lists: dict[str, list[str]]) -> Counts:
     return need
 
 
-def _check_held(need: Counts, hand: Counts) -> None:
+def _check_held(need: Counts, hand: Counts, on_offer: Counts) -> None:
     for horse in sorted(need):
         if hand.get(horse, 0) < need[horse]:
             message = (
                 f"ability: needs {need[horse]} {horse} card(s), the hand holds {hand.get(horse, 0)}"
             )
+            if on_offer.get(horse):
+                message += f" not on offer ({on_offer[horse]} more on offer in trades)"
             raise Dropped("ability", "card_not_held", message)
 
 

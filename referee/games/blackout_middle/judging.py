@@ -7,6 +7,7 @@ from typing import Any
 from .abilities import Dropped, judged_ability, no_effects
 from .data import FIRST_ROUND, HORSES, START_SPACE, TRACK_LENGTH
 from .state import ROUNDS
+from .trades import free_hand, on_offer
 
 State = dict[str, Any]
 Orders = dict[str, Any]
@@ -43,11 +44,13 @@ def current_space(state: State, seat: int) -> dict[str, Any] | None:
 def _ability(
     state: State, seat: int, given: dict[str, Any] | None, dropped: list[dict[str, str]]
 ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-    """An incomplete or invalid ability uses nothing and loses no card."""
+    """An incomplete or invalid ability uses nothing and loses no card; it may take only
+    cards not on offer in a trade (version 2)."""
     if given is None:
         return None, no_effects()
     try:
-        return given, judged_ability(state["round"], given, state["hands"][seat])
+        hand, offered = free_hand(state, seat), on_offer(state, seat)
+        return given, judged_ability(state["round"], given, hand, on_offer=offered)
     except Dropped as refusal:
         dropped.append(refusal.as_record())
         return None, no_effects()

@@ -12,7 +12,7 @@ from .judging import current_space
 from .orders import default_orders
 from .scoring import purchase_cost
 from .state import AWARDS, ROUNDS
-from .trades import open_offers
+from .trades import free_hand, open_offers
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -58,7 +58,7 @@ def _card_lists(hand: dict[str, int]) -> list[list[str]]:
 
 def _abilities(state: State, seat: int, kind: str) -> list[dict[str, Any]]:
     """Abilities of this round and kind built from the hand, kept if they are valid now."""
-    fields, hand, found = ability(state["round"], kind)["fields"], state["hands"][seat], []
+    fields, hand, found = ability(state["round"], kind)["fields"], free_hand(state, seat), []
     for cards in _card_lists(hand):
         given = _ability_from(kind, fields, cards)
         try:
@@ -102,16 +102,18 @@ def _bet_sets(state: State, seat: int) -> list[dict[str, int]]:
 
 
 def _trading(state: State, seat: int) -> list[Command]:
-    hand, commands = state["hands"][seat], []
+    """Trades listed on the seat's own hand alone (the cards not on offer): another seat's
+    hand is its secret, and since version 2 an offered card stays held for its offer."""
+    hand, commands = free_hand(state, seat), []
     mine = open_offers(state, seat)
     held = [h for h in HORSES if hand[h] > 0]
     made = [o for o in mine if o["from"] == seat]
     if held and state["seats"] > 1 and len(made) < OPEN_OFFERS_PER_SEAT:
-        wanted = [h for h in HORSES if hand[h] == 0] or [HORSES[-1]]
+        wanted = [h for h in HORSES if state["hands"][seat][h] == 0] or [HORSES[-1]]
         to = (seat + 1) % state["seats"]
         commands.append({"type": "offer_trade", "to": to, "give": held[0], "get": wanted[0]})
     for offer in [o for o in mine if o["to"] == seat][:SHOWN_OFFERS]:
-        if state["hands"][offer["from"]][offer["give"]] > 0 and hand[offer["get"]] > 0:
+        if hand[offer["get"]] > 0:
             commands.append({"type": "accept_trade", "offer": offer["offer"]})
         commands.append({"type": "decline_trade", "offer": offer["offer"]})
     commands += [{"type": "withdraw_trade", "offer": o["offer"]} for o in made[:SHOWN_OFFERS]]

@@ -1,6 +1,10 @@
 """Card trades (one card for one card, both must accept) and garnet purchases. Both are
 private: every event goes only to the seats concerned.
 
+Since version 2 a card offered is held for the offer while it is open: no ability and no
+other offer or accept of its seat may take it (`free_hand`), so an accept never fails on
+the offering seat's hand, and its recipient learns nothing of what that seat did since.
+
 An offer's number is 10000 x k + 100 x offerer + recipient, k counting the offers from
 that offerer to that recipient (1, 2, ...): unique, and it tells a seat nothing of the
 trades between other seats."""
@@ -13,9 +17,11 @@ from .._checks import is_int
 from .data import HORSES, OPEN_OFFERS_PER_SEAT
 from .scoring import purchase_cost
 from .state import OPEN
+from .versions import CARDS_ON_OFFER, since
 
 State = dict[str, Any]
 Command = dict[str, Any]
+Hand = dict[str, int]
 
 
 def offer_number(state: State, giver: int, taker: int) -> int:
@@ -27,6 +33,24 @@ def offer_number(state: State, giver: int, taker: int) -> int:
 def open_offers(state: State, seat: int) -> list[dict[str, Any]]:
     """The open offers a seat made or received."""
     return [o for o in state["offers"] if o["status"] == OPEN and seat in (o["from"], o["to"])]
+
+
+def on_offer(state: State, seat: int) -> Hand:
+    """The cards a seat has put on the table in its open offers (a version 1 game holds
+    none for its offers)."""
+    if not since(state, CARDS_ON_OFFER):
+        return {}
+    offered: Hand = {}
+    for o in open_offers(state, seat):
+        if o["from"] == seat:
+            offered[o["give"]] = offered.get(o["give"], 0) + 1
+    return offered
+
+
+def free_hand(state: State, seat: int) -> Hand:
+    """The seat's cards not on offer: what its abilities, offers and accepts may take."""
+    offered = on_offer(state, seat)
+    return {h: n - offered.get(h, 0) for h, n in state["hands"][seat].items()}
 
 
 def offer_trade(state: State, seat: int, command: Command) -> list[Event]:
@@ -44,7 +68,7 @@ def offer_trade(state: State, seat: int, command: Command) -> list[Event]:
     if sum(o["from"] == seat for o in open_offers(state, seat)) >= OPEN_OFFERS_PER_SEAT:
         message = f"at most {OPEN_OFFERS_PER_SEAT} open offers: withdraw one first"
         raise RuleViolation("rule/too_many_offers", message, {})
-    _check_holds(state, seat, give, "give", "you hold")
+    _check_free(state, seat, give, "give")
     offer = {
         "offer": offer_number(state, seat, taker),
         "from": seat,
@@ -58,8 +82,12 @@ def offer_trade(state: State, seat: int, command: Command) -> list[Event]:
 def accept_trade(state: State, seat: int, command: Command) -> list[Event]:
     """The recipient accepts: both hands are checked now and the cards change hands at once."""
     offer = _offer(state, command, seat, "to")
-    _check_holds(state, offer["from"], offer["give"], "offer", "the offering seat holds")
-    _check_holds(state, seat, offer["get"], "offer", "you hold")
+    if not since(state, CARDS_ON_OFFER):
+        # version 1 held nothing for an offer: the offering seat may have lost the card
+        _check_holds(
+            state["hands"][offer["from"]], offer["give"], "offer", "the offering seat holds"
+        )
+    _check_free(state, seat, offer["get"], "offer")
     return [event("TradeAccepted", _public_part(offer), to=[offer["from"], seat])]
 
 
@@ -108,7 +136,15 @@ def _offer(state: State, command: Command, seat: int, role: str) -> dict[str, An
     raise RuleViolation("rule/no_such_offer", message, {"field": "offer"})
 
 
-def _check_holds(state: State, seat: int, horse: str, field: str, who: str) -> None:
-    if state["hands"][seat][horse] < 1:
+def _check_holds(hand: Hand, horse: str, field: str, who: str) -> None:
+    if hand[horse] < 1:
         message = f"{field}: {who} no {horse} card"
         raise RuleViolation("rule/card_not_held", message, {"field": field})
+
+
+def _check_free(state: State, seat: int, horse: str, field: str) -> None:
+    """The seat holds the card, and (version 2) one not on offer in another trade."""
+    _check_holds(state["hands"][seat], horse, field, "you hold")
+    if free_hand(state, seat)[horse] < 1:
+        message = f"{field}: your {horse} cards are all on offer in other trades"
+        raise RuleViolation("rule/card_on_offer", message, {"field": field})

@@ -12,7 +12,7 @@ from .judging import current_space
 from .rounds import open_round
 from .scoring import purchase_cost
 from .state import ROUNDS
-from .trades import open_offers
+from .trades import on_offer, open_offers
 
 State = dict[str, Any]
 
@@ -53,7 +53,8 @@ def public(state: State) -> dict[str, Any]:
 
 
 def own(state: State, seat: int) -> dict[str, Any]:
-    """One seat's secrets: its hand, chips, bets, spaces seen, results, trades, garnets."""
+    """One seat's secrets: its hand, chips, bets, spaces seen, results, trades (and the
+    cards it holds for its open offers), garnets."""
     return {
         "seat": seat,
         "hand": {h: n for h, n in state["hands"][seat].items() if n > 0},
@@ -71,6 +72,7 @@ def own(state: State, seat: int) -> dict[str, Any]:
         "learned": [dict(result) for result in state["learned"][seat]],
         "judged": {r: dict(judged) for r, judged in state["judged"][seat].items()},
         "open_offers": [dict(o) for o in open_offers(state, seat)],
+        "on_offer": on_offer(state, seat),
         "trades": [dict(o) for o in state["offers"] if seat in (o["from"], o["to"])],
     }
 
