@@ -33,6 +33,7 @@ from referee.store import EventStore, LogicalClock
 
 Command = dict[str, Any]
 Event = dict[str, Any]
+Move = tuple[Any, Command]  # an actor and its command
 GAME = "twin"
 DIGESTS = ("hash", "prev_hash", "commitment")  # salted: they differ with any secret
 MAX_COMMANDS = 400
@@ -55,8 +56,9 @@ class Twin:
     seen: tuple[str, ...] = ()  # keys of a view's state by which the rules show a secret
     patch: Callable[[list[Event], Rng], list[Event]] | None = None
     seat: int | None = None  # whose command differs
-    # the commands games A and B get at the seat's forking turn, or None to wait a turn
-    fork: Callable[[game.State, int, Command, Rng], tuple[Command, Command] | None] | None = None
+    # the commands games A and B get at the seat's forking turn (and, third, another seat
+    # to send game B's), or None to wait for its next turn
+    fork: Callable[[game.State, int, Command, Rng], tuple[Any, ...] | None] | None = None
     public: Callable[[Command], Any] = lambda command: command
 
 
@@ -129,46 +131,49 @@ class Lockstep:
                 break  # once play stops, the rules make everything public
             actor, command = bots.choose(state, bot_rng, turn)
             now = command.pop("now", None)
-            command, other = self.counterpart(actor, command)
+            mine, other = self.counterpart(actor, command)
             if other is None:
                 break
-            answers = self.send(actor, command, other, now)
+            answers = self.send(mine, other, now)
             self.trial.steps += 1
             self.observe(answers)
         self.trial.compared = set(self.watching)
         return self.trial
 
-    def counterpart(self, actor: Any, command: Command) -> tuple[Command, Command | None]:
-        """The commands for games A and B: the fork (from the seat's fork_at-th turn on,
-        the first turn that has one), the same command, or for a seat that knows the
-        secret a legal one that looks the same to everyone else; None ends the trial."""
-        twin = self.twin
+    def counterpart(self, actor: Any, command: Command) -> tuple[Move, Move | None]:
+        """The moves for games A and B: the fork (from the seat's fork_at-th turn on,
+        the first turn that has one; in game B perhaps by another seat), the same move,
+        or for a seat that knows the secret a legal one that looks the same to everyone
+        else; None ends the trial."""
+        twin, move = self.twin, (actor, command)
         if not self.trial.forked and actor == twin.seat and twin.fork is not None:
             self.seat_turns += 1
             if self.seat_turns > self.fork_at:
                 forked = twin.fork(self.a.state(GAME), actor, command, self.chance)
                 if forked is not None:
                     self.trial.forked = True
-                    return forked
+                    return (actor, forked[0]), ((forked[2:] or (actor,))[0], forked[1])
         if actor == REFEREE or actor not in self.parties:
-            return command, command
+            return move, move
         legal_b = game.legal(self.b.state(GAME), actor)
         if command in legal_b:
-            return command, command
+            return move, move
         same = [c for c in legal_b if twin.public(c) == twin.public(command)]
-        return command, (same[0] if same else None)
+        return move, ((actor, same[0]) if same else None)
 
-    def send(self, actor: Any, command: Command, other: Command, now: int | None) -> Any:
-        """The command to game A and its counterpart to game B: both answers."""
-        answers = []
-        for referee, sent in ((self.a, command), (self.b, other)):
+    def send(self, mine: Move, other: Move, now: int | None) -> dict[Any, Any]:
+        """A move to game A and its counterpart to game B: the answers, by actor."""
+        answers: dict[Any, list[Any]] = {}
+        for referee, (actor, sent) in ((self.a, mine), (self.b, other)):
             try:
-                answers.append(referee.command(GAME, actor, copy.deepcopy(sent), now=now))
+                answer = referee.command(GAME, actor, copy.deepcopy(sent), now=now)
             except RefereeError as refused:
-                answers.append(("refused", refused.code, refused.message))
-        if answers[0][0] != answers[1][0] and actor in self.watching:
-            raise Interference(f"{actor!r} was answered {answers[0]!r} and {answers[1]!r}")
-        return {actor: answers}
+                answer = ("refused", refused.code, refused.message)
+            answers.setdefault(actor, []).append(answer)
+        for actor, pair in answers.items():
+            if len(pair) == 2 and pair[0][0] != pair[1][0] and actor in self.watching:
+                raise Interference(f"{actor!r} was answered {pair[0]!r} and {pair[1]!r}")
+        return {actor: pair for actor, pair in answers.items() if len(pair) == 2}
 
     def observe(self, answers: dict[Any, Any]) -> None:
         """Compare what every watched viewer receives now from both games."""

@@ -49,6 +49,26 @@ def trade_partners(state: game.State, seat: int, command: Command, chance: Rng):
     return {**offers[0], "to": 1}, {**offers[0], "to": 2}
 
 
+def buyers(state: game.State, seat: int, command: Command, chance: Rng):
+    """A fork: seat 0 buys a card in one game, seat 1 the same card in the other."""
+    bought = [c for c in game.legal(state, seat) if c["type"] == "buy_card"]
+    theirs = [c for c in game.legal(state, 1) if c["type"] == "buy_card"]
+    same = [c for c in bought if c in theirs]
+    return (same[0], same[0], 1) if same else None
+
+
+def offerers(state: game.State, seat: int, command: Command, chance: Rng):
+    """A fork: seat 0 offers seat 2 a trade in one game, seat 1 offers it the same trade
+    in the other."""
+    mine = [c for c in game.legal(state, seat) if c["type"] == "offer_trade"]
+    theirs = [c for c in game.legal(state, 1) if c["type"] == "offer_trade"]
+    same = [(a, b) for a in mine for b in theirs if (a["give"], a["get"]) == (b["give"], b["get"])]
+    if not same:
+        return None
+    one, two = same[0]
+    return {**one, "to": 2}, {**two, "to": 2}, 1
+
+
 def purchases(state: game.State, seat: int, command: Command, chance: Rng):
     """A fork: seat 0 buys a card of one horse in one game and of another in the other."""
     bought = [c for c in game.legal(state, seat) if c["type"] == "buy_card"]
@@ -149,6 +169,25 @@ TWINS: dict[str, Twin] = {
         fork=purchases,
         public=orders_in_public,
     ),
+    "blackout-middle buyer": Twin(
+        "blackout-middle",
+        4,
+        options={"starting_garnets": 14},
+        parties=(0, 1),
+        seat=0,
+        reveals=BM_REVEALS,
+        fork=buyers,
+        public=orders_in_public,
+    ),
+    "blackout-middle trade offerer": Twin(
+        "blackout-middle",
+        4,
+        parties=(0, 1, 2),
+        seat=0,
+        reveals=BM_REVEALS,
+        fork=offerers,
+        public=orders_in_public,
+    ),
     "dark-horse-west deck": Twin(
         "dark-horse-west",
         3,
@@ -166,7 +205,7 @@ TWINS: dict[str, Twin] = {
     ),
 }
 
-EXAMPLES = {"dark-horse-west deck": 6, "dark-horse-west tiles": 6}
+EXAMPLES = {"dark-horse-west deck": 6, "dark-horse-west tiles": 8}
 
 
 def check(name: str, seed: str, bot_seed: str, fork_at: int) -> None:
@@ -179,7 +218,7 @@ def check(name: str, seed: str, bot_seed: str, fork_at: int) -> None:
 @pytest.mark.parametrize("name", sorted(TWINS))
 def test_no_other_seat_or_spectator_learns_a_secret(name):
     @settings(
-        max_examples=EXAMPLES.get(name, 12),
+        max_examples=EXAMPLES.get(name, 20),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
         database=None,
