@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from referee import games  # noqa: F401  (registers the rulesets)
-from referee.engine import disputes, game, registry, rounds
+from referee.engine import disputes, game, registry
 from referee.engine.canonical import canonical, digest
 from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
-from referee.engine.events import MODERATOR, PUBLIC, REFEREE
-from referee.engine.rng import Rng, commitment
+from referee.engine.rng import commitment
 
 from .log import Event, LogLineError, parse
 from .problems import Invalid
@@ -281,15 +280,9 @@ def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:
     then = {**created, "ruleset_version": today["ruleset_version"], "options": today["options"]}
     if canonical(created) == canonical(today) or canonical(then) != canonical(today):
         return opening  # the same, or a difference the comparison will name
-    rules = registry.get(created["ruleset"])
-    as_created = {"type": "GameCreated", "visibility": PUBLIC, "payload": created}
-    records, state = game._append([], None, [as_created], MODERATOR, None, seed)
-    setup = rules.setup(state["rules"], Rng(seed))
-    records, state = game._append(records, state, setup, REFEREE, None, seed)
-    if rounds.has_rounds(rules):
-        opened = rounds.opening(rules, state["rules"], created["created_at"])
-        records, state = game._append(records, state, opened, REFEREE, None, seed)
-    return records
+    if created["ruleset_version"] not in game.versions(registry.get(created["ruleset"])):
+        return opening
+    return game.opening(created, seed)
 
 
 def _rerun(state: game.State, event: Event, seed: str) -> tuple[list[dict[str, Any]], game.State]:

@@ -95,12 +95,19 @@ def create(
     }
     if rounds.has_rounds(rules):
         payload["created_at"] = _now({"now": now})
-    created = {"type": "GameCreated", "visibility": PUBLIC, "payload": payload}
-    records, state = _append([], None, [created], MODERATOR, None, seed)
+    return opening(payload, seed)
+
+
+def opening(created: dict[str, Any], seed: str) -> list[Record]:
+    """The opening records from a GameCreated payload as written (its version, its
+    options): GameCreated, the setup events, and in rounds the first RoundOpened."""
+    rules = registry.get(created["ruleset"])
+    event = {"type": "GameCreated", "visibility": PUBLIC, "payload": created}
+    records, state = _append([], None, [event], MODERATOR, None, seed)
     setup_events = rules.setup(state["rules"], Rng(seed))
     records, state = _append(records, state, setup_events, REFEREE, None, seed)
     if rounds.has_rounds(rules):
-        opened = rounds.opening(rules, state["rules"], payload["created_at"])
+        opened = rounds.opening(rules, state["rules"], created["created_at"])
         records, state = _append(records, state, opened, REFEREE, None, seed)
     return records
 
