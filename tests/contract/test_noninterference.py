@@ -92,6 +92,22 @@ DHW_REVEALS = (
     *END,
 )
 
+
+def blackout_middle(fork: Callable[..., Any], *parties: int, garnets: int = 0) -> Twin:
+    """Four seats of blackout-middle in which seat 0 does something private."""
+    options = {"starting_garnets": garnets} if garnets else {}
+    return Twin(
+        "blackout-middle",
+        4,
+        options=options,
+        parties=parties,
+        seat=0,
+        reveals=BM_REVEALS,
+        fork=fork,
+        public=orders_in_public,
+    )
+
+
 TWINS: dict[str, Twin] = {
     "galloping-horse hands": Twin(
         "galloping-horse", 4, parties=(0, 1), patch=swap_hands("RaceCardsDealt", 0, 1)
@@ -141,53 +157,11 @@ TWINS: dict[str, Twin] = {
         fork=another(without_chip),
         public=without_chip,
     ),
-    "blackout-middle sealed orders": Twin(
-        "blackout-middle",
-        4,
-        parties=(0,),
-        seat=0,
-        reveals=BM_REVEALS,
-        fork=another(orders_in_public),
-        public=orders_in_public,
-    ),
-    "blackout-middle trade partner": Twin(
-        "blackout-middle",
-        4,
-        parties=(0, 1, 2),
-        seat=0,
-        reveals=BM_REVEALS,
-        fork=trade_partners,
-        public=orders_in_public,
-    ),
-    "blackout-middle purchase": Twin(
-        "blackout-middle",
-        4,
-        options={"starting_garnets": 14},
-        parties=(0,),
-        seat=0,
-        reveals=BM_REVEALS,
-        fork=purchases,
-        public=orders_in_public,
-    ),
-    "blackout-middle buyer": Twin(
-        "blackout-middle",
-        4,
-        options={"starting_garnets": 14},
-        parties=(0, 1),
-        seat=0,
-        reveals=BM_REVEALS,
-        fork=buyers,
-        public=orders_in_public,
-    ),
-    "blackout-middle trade offerer": Twin(
-        "blackout-middle",
-        4,
-        parties=(0, 1, 2),
-        seat=0,
-        reveals=BM_REVEALS,
-        fork=offerers,
-        public=orders_in_public,
-    ),
+    "blackout-middle sealed orders": blackout_middle(another(orders_in_public), 0),
+    "blackout-middle trade partner": blackout_middle(trade_partners, 0, 1, 2),
+    "blackout-middle purchase": blackout_middle(purchases, 0, garnets=14),
+    "blackout-middle buyer": blackout_middle(buyers, 0, 1, garnets=14),
+    "blackout-middle trade offerer": blackout_middle(offerers, 0, 1, 2),
     "dark-horse-west deck": Twin(
         "dark-horse-west",
         3,

@@ -850,17 +850,17 @@ def test_produce_resources_is_collected_in_turn_order_whatever_the_rows():
 
 # --- automatic collections and windows ----------------------------------------------------
 
+# a placement on each action a seat collects with nothing to choose
+FREE_PLACEMENTS = [
+    ("turn_order", {"rank": 1}),
+    ("produce", {"row": "food", "slot": "two"}),
+    ("hired_hand", {}),
+    ("engineer", {}),
+    ("broker", {}),
+]
 
-@pytest.mark.parametrize(
-    ("action", "placement"),
-    [
-        ("turn_order", {"rank": 1}),
-        ("produce", {"row": "food", "slot": "two"}),
-        ("hired_hand", {}),
-        ("engineer", {}),
-        ("broker", {}),
-    ],
-)
+
+@pytest.mark.parametrize(("action", "placement"), FREE_PLACEMENTS)
 def test_a_seat_holding_nothing_may_decline_an_action_with_nothing_to_choose(action, placement):
     # "If a player cannot pay or chooses to not pay for an action they are collecting, they
     # do not suffer any penalty": a seat holding nothing may decline too
@@ -874,16 +874,7 @@ def test_a_seat_holding_nothing_may_decline_an_action_with_nothing_to_choose(act
     assert not after["bonus"][0]
 
 
-@pytest.mark.parametrize(
-    ("action", "placement"),
-    [
-        ("turn_order", {"rank": 1}),
-        ("produce", {"row": "food", "slot": "two"}),
-        ("hired_hand", {}),
-        ("engineer", {}),
-        ("broker", {}),
-    ],
-)
+@pytest.mark.parametrize(("action", "placement"), FREE_PLACEMENTS)
 def test_a_1_0_0_game_collects_for_a_seat_with_nothing_to_choose(action, placement):
     # the referee's own steps, no command from the seat
     events, _ = phase(dhw.under(table(), "1.0.0"), {"seat": 0, "action": action, **placement})
