@@ -1,6 +1,10 @@
-"""Shared fixtures: a store on a real SQLite file, the real Flask app, and a game over HTTP."""
+"""Shared fixtures: a store on a real SQLite file, the real Flask app, and a game over HTTP;
+and how the suite runs on xdist workers (pyproject.toml runs it with -n auto)."""
 
+import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +13,69 @@ from referee.store import EventStore
 
 PLAYERS = ["Ada", "Bo", "Cy", "Di"]
 SEED = "conftest-seed"
+# a memory file system for tmp_path, where it is: the store commits with fsync, and a
+# disk's fsync is most of what a test of the store or the API waits for
+MEMORY_TMP = Path("/dev/shm")
+# what the workers take first (the rest keeps pytest's order): the tests that wait on
+# processes and time, then the contract games, so the many short tests fill the end
+FIRST = ("tests/integration/", "tests/api/test_serve.py", "tests/contract/")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """tmp_path on the memory file system when there is one and no TMPDIR or --basetemp
+    says otherwise (pytest still numbers and cleans its directories there)."""
+    if config.option.basetemp or "TMPDIR" in os.environ:
+        return
+    if MEMORY_TMP.is_dir() and os.access(MEMORY_TMP, os.W_OK | os.X_OK):
+        tempfile.tempdir = str(MEMORY_TMP)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """FIRST first; and the tests that share a module-scoped fixture of their module (one
+    instance per parameter) in one xdist group, so one worker builds it once."""
+    for item in items:
+        group = shared_fixture_group(item)
+        if group and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(group))
+    rank = {item.nodeid: n for n, item in enumerate(items)}
+    items.sort(key=lambda item: (not item.nodeid.startswith(FIRST), rank[item.nodeid]))
+    if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
+        for item in items:
+            names = sorted({str(m.args[0]) for m in item.iter_markers("xdist_group")})
+            if names and "@" not in item.nodeid:
+                name_group(item, "_".join(names))
+
+
+def name_group(item: pytest.Item, group: str) -> None:
+    """`nodeid@group`, the suffix by which xdist's loadgroup scheduler keeps a group on
+    one worker. pytest-xdist 3.8 writes it to `item._nodeid`, which pytest 9 no longer
+    reads (it keeps a structured `_id`), and so would run the group's tests anywhere."""
+    nodeid = f"{item.nodeid}@{group}"
+    held = getattr(item, "_id", None)
+    if held is not None and not isinstance(held, str) and hasattr(held, "parse"):
+        item._id = type(held).parse(nodeid)
+    else:
+        item._nodeid = nodeid  # type: ignore[attr-defined]
+
+
+def shared_fixture_group(item: pytest.Item) -> str | None:
+    """The item's module, and `:fixture=param index,...` for the parametrized ones, if it
+    uses a module-scoped fixture its module defines; else None. (No `]` in it: xdist
+    would not see the group.)"""
+    definitions: dict = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    indices: dict = getattr(getattr(item, "callspec", None), "indices", {})
+    module = getattr(getattr(item, "module", None), "__name__", None)
+    used = [
+        name
+        for name, defs in sorted(definitions.items())
+        if defs[-1].scope == "module" and getattr(defs[-1].func, "__module__", "") == module
+    ]
+    if not used:
+        return None
+    params = ",".join(f"{name}={indices[name]}" for name in used if name in indices)
+    path = item.nodeid.split("::")[0]
+    return f"{path}:{params}" if params else path
 
 
 @pytest.fixture
@@ -41,7 +108,7 @@ class HttpGame:
 
     def auth(self, seat: int | str) -> dict[str, str]:
         """The Authorization header of a seat (an int) or of `moderator`."""
-        token = self.moderator if seat == "moderator" else self.seats[seat]
+        token = self.moderator if seat == "moderator" else self.seats[int(seat)]
         return {"Authorization": f"Bearer {token}"}
 
 

