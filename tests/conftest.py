@@ -16,9 +16,16 @@ SEED = "conftest-seed"
 # a memory file system for tmp_path, where it is: the store commits with fsync, and a
 # disk's fsync is most of what a test of the store or the API waits for
 MEMORY_TMP = Path("/dev/shm")
-# what the workers take first (the rest keeps pytest's order): the tests that wait on
-# processes and time, then the contract games, so the many short tests fill the end
-FIRST = ("tests/integration/", "tests/api/test_serve.py", "tests/contract/")
+# what the workers take first, in this order (the rest keeps pytest's order): the tests
+# that wait on processes, the contract games (the largest groups first), the tampered
+# logs; the many short tests fill the end
+FIRST = (
+    "tests/integration/",
+    "tests/api/test_serve.py",
+    "tests/contract/test_rulesets.py",
+    "tests/contract/",
+    "tests/replays/",
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -39,12 +46,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if group and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))
     rank = {item.nodeid: n for n, item in enumerate(items)}
-    items.sort(key=lambda item: (not item.nodeid.startswith(FIRST), rank[item.nodeid]))
+    items.sort(key=lambda item: (first_rank(item.nodeid), rank[item.nodeid]))
     if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
         for item in items:
             names = sorted({str(m.args[0]) for m in item.iter_markers("xdist_group")})
             if names and "@" not in item.nodeid:
                 name_group(item, "_".join(names))
+
+
+def first_rank(nodeid: str) -> int:
+    """The place in FIRST of a test's directory or file; len(FIRST) if it is not there."""
+    return next((n for n, start in enumerate(FIRST) if nodeid.startswith(start)), len(FIRST))
 
 
 def name_group(item: pytest.Item, group: str) -> None:

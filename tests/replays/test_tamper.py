@@ -15,6 +15,11 @@ CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"
 LOGS = sorted(CORPUS.rglob("*.jsonl"))
 ONE_PER_RULESET = sorted({log.parent.name: log for log in LOGS}.values())
 SAMPLE, SEALED = 8, 2  # a spread of each log, to keep to seconds; bench/tamper.py does more
+# the two tests over a log's verdicts (cached per process) run on one xdist worker
+ON_ITS_VERDICTS = [
+    pytest.param(log, id=log.name, marks=pytest.mark.xdist_group(f"tamper-{log.name}"))
+    for log in LOGS
+]
 
 
 @functools.cache
@@ -53,13 +58,13 @@ def test_an_undamaged_log_is_valid(log):
     assert verify_file(log).valid
 
 
-@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.name)
+@pytest.mark.parametrize("log", ON_ITS_VERDICTS)
 def test_every_damage_is_named_at_its_seq_with_its_code(log):
     missed = [(what, want, got) for _, what, want, got in verdicts(log) if want != got]
     assert not missed, f"{len(missed)} of {len(verdicts(log))} not named exactly: {missed[:5]}"
 
 
-@pytest.mark.parametrize("log", LOGS, ids=lambda p: p.name)
+@pytest.mark.parametrize("log", ON_ITS_VERDICTS)
 def test_every_kind_of_damage_is_made(log):
     made = {kind for kind, *_ in verdicts(log)}
     assert made == possible_kinds(read(log))
