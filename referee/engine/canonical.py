@@ -6,6 +6,8 @@ takes over for what orjson refuses (integers beyond 64 bits). A test holds the t
 
 import hashlib
 import json
+import marshal
+from typing import Any
 
 import orjson
 
@@ -35,3 +37,9 @@ def digest(value: object) -> str:
 def sha256_hex(data: bytes) -> str:
     """Hex SHA-256 of raw bytes."""
     return hashlib.sha256(data).hexdigest()
+
+
+def copied(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, text, numbers), as copy.deepcopy
+    makes, made in C: views are copied at every read."""
+    return marshal.loads(marshal.dumps(value))

@@ -6,12 +6,11 @@ not shown to everyone) and state_hash (of the whole state after the event).
 The store adds recorded_at, prev_hash and hash.
 """
 
-import copy
 from types import ModuleType
 from typing import Any
 
 from . import disputes, moderator, registry, rounds, sealed
-from .canonical import digest
+from .canonical import copied, digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, may_see
 from .rng import Rng, commitment
@@ -375,7 +374,7 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
         if link in state:
             shown[link] = state[link]
     # a copy: views leave the core, states are held and shared
-    return copy.deepcopy(shown)
+    return copied(shown)
 
 
 def to_move(state: State) -> list[Actor]:

@@ -42,3 +42,14 @@ def test_the_fast_encoder_writes_exactly_the_standard_librarys_bytes(value):
 
 def test_integers_beyond_64_bits_fall_back_to_the_standard_library():
     assert canonical(10**30) == b"1000000000000000000000000000000"
+
+
+def test_a_copy_is_equal_and_shares_nothing_with_its_original():
+    from referee.engine.canonical import copied
+
+    original = {"a": [1, {"b": None, "c": [True, "x"]}], "d": {"e": -(2**70)}}
+    copy_ = copied(original)
+    assert copy_ == original and canonical(copy_) == canonical(original)
+    copy_["a"][1]["c"].append("y")
+    copy_["d"]["e"] = 0
+    assert original == {"a": [1, {"b": None, "c": [True, "x"]}], "d": {"e": -(2**70)}}

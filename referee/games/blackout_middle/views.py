@@ -2,9 +2,9 @@
 seat, everything for the moderator. Never positions, other seats' hands, bets or
 abilities, nor movement values not yet announced, in a seat's or a spectator's view."""
 
-import copy
 from typing import Any
 
+from ...engine.canonical import copied
 from ...engine.events import MODERATOR
 from .commands import to_move
 from .data import HORSES, KINDS, TRACK_LENGTH, ability
@@ -28,7 +28,7 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
         shown["offers"] = [dict(o) for o in state["offers"]]
     elif isinstance(viewer, int) and 0 <= viewer < state["seats"]:
         shown["you"] = own(state, viewer)
-    return copy.deepcopy(shown)  # nothing in a view may alias the state
+    return copied(shown)  # nothing in a view may alias the state
 
 
 def public(state: State) -> dict[str, Any]:
