@@ -127,7 +127,7 @@ class Lockstep:
         bot_rng = Rng(f"bot:{bot_seed}")
         for turn in range(MAX_COMMANDS):
             state = self.a.state(GAME)
-            if game.is_closed(state) or not self.watching:
+            if game.is_closed(state) or game.is_closed(self.b.state(GAME)) or not self.watching:
                 break  # once play stops, the rules make everything public
             actor, command = bots.choose(state, bot_rng, turn)
             now = command.pop("now", None)
@@ -179,8 +179,8 @@ class Lockstep:
         """Compare what every watched viewer receives now from both games."""
         after, state = self.cursor, self.a.state(GAME)
         self.cursor = state["seq"]
-        if game.is_over(state):
-            return  # the game ended: everything is public now
+        if game.is_over(state) or game.is_over(self.b.state(GAME)):
+            return  # a game ended (its batch revealed its scores): everything is public now
         for viewer in list(self.watching):
             streams = [r.events(GAME, viewer, after=after)["events"] for r in (self.a, self.b)]
             if self.revealed_to(viewer, *streams):
