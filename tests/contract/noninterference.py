@@ -229,11 +229,13 @@ class Lockstep:
         return False
 
     def reveal(self, one: Event, two: Event) -> bool:
-        """Whether two events at one place (or one event where the other game has none)
-        are shown to the viewer and of a type by which the rules reveal a secret."""
-        kinds = {e.get("type") for e in (one, two) if e}
-        shown = not one.get("redacted") and not two.get("redacted")
-        return shown and len(kinds) == 1 and kinds <= set(self.twin.reveals)
+        """Whether two events at one place are the rules revealing a secret to the viewer:
+        both shown and of one type by which the rules reveal, or one such event where the
+        other game has a hidden event or none (a card drawn in one game is an event card
+        the rules play in public, in the other a card its drawer keeps)."""
+        shown = [e for e in (one, two) if e and not e.get("redacted")]
+        kinds = {e["type"] for e in shown}
+        return bool(shown) and len(kinds) == 1 and kinds <= set(self.twin.reveals)
 
 
 def label(viewer: Any) -> str:

@@ -4,6 +4,7 @@ trade or a purchase, the hidden deck or tiles) give every other seat and the spe
 the same views, streams and answers until the rules reveal the secret to them
 (tests/contract/noninterference.py says how the twins are played and compared)."""
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -196,6 +197,7 @@ def test_no_other_seat_or_spectator_learns_a_secret(name):
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
         database=None,
+        derandomize=bool(os.environ.get("CI")),  # CI: the same pairs every run
     )
     @given(
         seed=st.text("abcdef0123456789", min_size=1, max_size=8),
