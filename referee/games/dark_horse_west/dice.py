@@ -233,9 +233,27 @@ def _placements(state: State, seat: int) -> Iterator[Command]:
             if spot_problem(state, seat, action, row, slot, share):
                 continue
             extra = {"share": True} if share else {}
-            for group in groups:
+            for group in _sized(groups, need):
                 base = {"type": "place", **where, "dice": group, **extra}
                 yield from _variants(state, seat, need, base)
+
+
+# how many dice each kind of need takes (no modifier changes the count; a need not named
+# here, a total, takes any number)
+DICE_TAKEN: dict[str, tuple[int, ...]] = {
+    "any": (1,),
+    "at_least": (1,),
+    "plus": (1,),
+    "natural": (1,),
+    "pioneer": (2,),
+    "restricted": (2, 3),
+}
+
+
+def _sized(groups: list[list[int]], need: dict[str, Any]) -> list[list[int]]:
+    """The groups of dice with as many dice as the need can take (in the same order)."""
+    counts = DICE_TAKEN.get(need["type"])
+    return groups if counts is None else [g for g in groups if len(g) in counts]
 
 
 def _variants(state: State, seat: int, need: dict[str, Any], cmd: Command) -> Iterator[Command]:

@@ -36,6 +36,12 @@ def hex_key(h: Hex) -> str:
     return f"{h[0]},{h[1]}"
 
 
+# the pure key functions below are asked the same few hundred keys again and again by the
+# rail and access searches: remembered (bounded; a key that does not parse is not kept)
+KEYS_KEPT = 4096
+
+
+@lru_cache(maxsize=KEYS_KEPT)
 def parse_hex(key: str) -> Hex:
     """The hex named by "q,r"; ValueError if it is not spelled that way."""
     q, r = (int(part) for part in key.split(","))
@@ -75,6 +81,7 @@ def sides(h: Hex) -> list[str]:
     return [edge_key(h, n) for n in neighbours(h)]
 
 
+@lru_cache(maxsize=KEYS_KEPT)
 def vertex_key(a: Hex, b: Hex, c: Hex) -> str:
     """The key of the corner where three mutually neighbouring hexes meet."""
     if not distance(a, b) == distance(b, c) == distance(a, c) == 1:
@@ -82,6 +89,7 @@ def vertex_key(a: Hex, b: Hex, c: Hex) -> str:
     return "|".join(hex_key(h) for h in sorted((a, b, c)))
 
 
+@lru_cache(maxsize=KEYS_KEPT)
 def parse_vertex(key: str) -> tuple[Hex, Hex, Hex]:
     """The three hexes a vertex key names; ValueError unless it is the vertex's one spelling."""
     a, b, c = (parse_hex(part) for part in key.split("|"))
@@ -92,8 +100,14 @@ def parse_vertex(key: str) -> tuple[Hex, Hex, Hex]:
 
 def vertices(h: Hex) -> list[str]:
     """The six corners of a hex, counter-clockwise from the one between its E and NE sides."""
+    return list(corners(h))
+
+
+@lru_cache(maxsize=KEYS_KEPT)
+def corners(h: Hex) -> tuple[str, ...]:
+    """`vertices`, as a tuple (remembered)."""
     around = neighbours(h)
-    return [vertex_key(h, around[i], around[(i + 1) % 6]) for i in range(6)]
+    return tuple(vertex_key(h, around[i], around[(i + 1) % 6]) for i in range(6))
 
 
 # an edge always has the same two ends: remembered (the map has 211 edges; only keys that
@@ -122,6 +136,16 @@ class Board:
         self.hexes: dict[Hex, dict[str, Any]] = {(h["q"], h["r"]): h for h in data["hexes"]}
         self.tiles: dict[str, dict[str, Any]] = {t["id"]: t for t in data["tiles"]}
         self.dead_centre: tuple[str, ...] = tuple(data.get("dead_centre", ()))
+        self._at: dict[str, tuple[str, ...]] = {}
+
+    def hexes_at(self, vertex: str) -> tuple[str, ...]:
+        """The keys of the map hexes that have this vertex as a corner (remembered)."""
+        found = self._at.get(vertex)
+        if found is None:
+            found = tuple(hex_key(h) for h in parse_vertex(vertex) if self.on_map(h))
+            if len(self._at) < KEYS_KEPT:
+                self._at[vertex] = found
+        return found
 
     def cell(self, key: str) -> dict[str, Any]:
         """The map's entry for a hex named by its key."""

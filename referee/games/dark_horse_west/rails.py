@@ -19,18 +19,18 @@ non-resource and resource hexes of the map, in bounds for `players`, never occup
 """
 
 from collections.abc import Collection, Mapping
+from functools import lru_cache
 
 from .hexes import (
     HOUSE,
     Board,
+    corners,
     distance,
     edge_ends,
     hex_key,
     parse_hex,
-    parse_vertex,
     sides,
     vertex_edges,
-    vertices,
 )
 
 Rails = Collection[str]
@@ -90,10 +90,16 @@ def rail_sites(
 
 def access(seat: int, rails: Rails, cities: Owners, *, board: Board = HOUSE) -> list[str]:
     """The hexes around the seat's cities or touched by rails connected to one of them."""
-    own = _owned(seat, cities)
+    return list(_access(tuple(_owned(seat, cities)), frozenset(rails), board))
+
+
+# legal moves ask for one seat's access many times over one state (every card, town and
+# look it might name): remembered by what it depends on, the seat's cities and the rails
+@lru_cache(maxsize=256)
+def _access(own: tuple[str, ...], rails: frozenset[str], board: Board) -> tuple[str, ...]:
     # a city's corners are corners of exactly the hexes around it
-    joined = _joined(_corners(own), _rails_at(rails))
-    return sorted({h for v in joined for h in _hexes_at(v, board)} - set(own))
+    joined = _joined(_corners(list(own)), _rails_at(rails))
+    return tuple(sorted({h for v in joined for h in _hexes_at(v, board)} - set(own)))
 
 
 def town_sites(
@@ -149,7 +155,12 @@ def connected_towns(
     city: str, rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
 ) -> list[str]:
     """The owner's towns that one rail network touches together with the city."""
-    at = _rails_at(rails)
+    return _connected(city, _rails_at(rails), cities, towns, board)
+
+
+def _connected(
+    city: str, at: dict[str, list[str]], cities: Owners, towns: Owners, board: Board
+) -> list[str]:
     # only vertices some rail ends at: neighbouring hexes alone do not connect
     on_rails = [v for v in _joined(_corners([city]), at) if v in at]
     reach = {h for v in on_rails for h in _hexes_at(v, board)}
@@ -160,7 +171,21 @@ def city_points(
     rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
 ) -> dict[str, int]:
     """Each city's victory points: the towns of its owner connected to it by rails."""
-    return {c: len(connected_towns(c, rails, cities, towns, board=board)) for c in sorted(cities)}
+    key = (frozenset(rails), tuple(sorted(cities.items())), tuple(sorted(towns.items())))
+    return dict(_city_points(*key, board))
+
+
+# every view shows the cities' points, and the pieces change far less often than views
+# are asked for: remembered by the rails and pieces they depend on
+@lru_cache(maxsize=256)
+def _city_points(
+    rails: frozenset[str],
+    cities: tuple[tuple[str, int], ...],
+    towns: tuple[tuple[str, int], ...],
+    board: Board,
+) -> tuple[tuple[str, int], ...]:
+    at, owners, placed = _rails_at(rails), dict(cities), dict(towns)
+    return tuple((c, len(_connected(c, at, owners, placed, board))) for c in sorted(owners))
 
 
 def city_scores(
@@ -199,12 +224,12 @@ def _joined(start: set[str], at: dict[str, list[str]]) -> set[str]:
 
 def _corners(hexes: list[str]) -> set[str]:
     """The vertices of the hexes."""
-    return {v for h in hexes for v in vertices(parse_hex(h))}
+    return {v for h in hexes for v in corners(parse_hex(h))}
 
 
-def _hexes_at(vertex: str, board: Board) -> list[str]:
+def _hexes_at(vertex: str, board: Board) -> tuple[str, ...]:
     """The map hexes that have this vertex as a corner."""
-    return [hex_key(h) for h in parse_vertex(vertex) if board.on_map(h)]
+    return board.hexes_at(vertex)
 
 
 def _is_resource(h: str, board: Board) -> bool:
