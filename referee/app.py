@@ -20,6 +20,7 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
     "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "STORE_BUSY_SECONDS": 5.0,  # a write waits this long for the lock, then 503 store/busy
     "MAX_CONTENT_LENGTH": 1 << 20,
     "IMPORT_MAX_BYTES": 64 << 20,  # a log of some 100,000 events
 }
@@ -35,7 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
     if test_config:
         app.config.from_mapping(test_config)
-    store = EventStore(app.config["REFEREE_DB"])
+    store = EventStore(app.config["REFEREE_DB"], busy_seconds=app.config["STORE_BUSY_SECONDS"])
     app.extensions["referee"] = Referee(store, snapshot_every=app.config["SNAPSHOT_EVERY"])
     api.init_app(app)
     if app.config.get("REDIS_URL"):

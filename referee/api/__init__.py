@@ -56,6 +56,12 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(games.bp)
     api.register_blueprint(disputes.bp)
     api.register_blueprint(rulesets.bp)
-    app.register_error_handler(
-        RefereeError, lambda e: _error(e.status, e.code, e.message, e.details)
-    )
+    app.register_error_handler(RefereeError, _referee_error)
+
+
+def _referee_error(error: RefereeError):
+    """A RefereeError as JSON; a busy store's 503 says when to send again (Retry-After)."""
+    body, status = _error(error.status, error.code, error.message, error.details)
+    retry_after = getattr(error, "retry_after", None)
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+    return body, status, headers

@@ -59,3 +59,12 @@ class RuleViolation(RefereeError):
 
     status = 422
     default_code = "rule/violation"
+
+
+class Busy(RefereeError):
+    """The store could not take the write in time (another writer holds it): nothing was
+    written; the client may send the same request again after `retry_after` seconds."""
+
+    status = 503
+    default_code = "store/busy"
+    retry_after = 1

@@ -16,11 +16,15 @@ import sqlite_utils
 
 from ..engine.canonical import canonical
 from ..engine.chain import GENESIS, rechain, seal
-from ..engine.errors import Conflict, NotFound
+from ..engine.errors import Busy, Conflict, NotFound
 from . import schema
 
 Event = dict[str, Any]
+Tail = tuple[int, str, str]  # a game's last seq, its hash and its time
 INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
+# how long a writer waits for the write lock (this process's writers, then SQLite's, when
+# another process holds it) before the request is answered 503 store/busy
+BUSY_SECONDS = 5.0
 
 
 def wall_clock() -> str:
@@ -62,9 +66,16 @@ class IdempotentReplay(Exception):
 class EventStore:
     """Append-only, hash-chained events per game, in one SQLite file."""
 
-    def __init__(self, path: str | Path, *, clock: Callable[[], str] = wall_clock) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        clock: Callable[[], str] = wall_clock,
+        busy_seconds: float = BUSY_SECONDS,
+    ) -> None:
         self.path = str(path)
         self.clock = clock
+        self.busy_seconds = busy_seconds
         self.before_commit: Callable[[], None] | None = None  # a test's fault injection
         self._local = threading.local()
         # queues this process's writers; the database still decides every conflict
@@ -72,7 +83,7 @@ class EventStore:
         # the last (seq, hash) this process wrote per game: saves a read when it is the
         # version the writer expects; if another process wrote since, the unique
         # (game, seq) key refuses the insert and the entry is dropped
-        self._tails: dict[str, tuple[int, str]] = {}
+        self._tails: dict[str, Tail] = {}
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         schema.create(self.db)
@@ -82,7 +93,7 @@ class EventStore:
         """This thread's connection (sqlite3 connections stay in their thread)."""
         db = getattr(self._local, "db", None)
         if db is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_seconds)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             db = self._local.db = sqlite_utils.Database(conn)
@@ -96,16 +107,23 @@ class EventStore:
         which sleeps with back-off and leaves the write lock idle between commits.
         """
         conn = self.db.conn
-        with self._write_lock:
-            conn.execute("BEGIN IMMEDIATE")
+        if not self._write_lock.acquire(timeout=self.busy_seconds):
+            raise _busy()
+        try:
+            _begin(conn)
             try:
                 yield conn
                 if self.before_commit is not None:
                     self.before_commit()
-            except BaseException:
-                conn.execute("ROLLBACK")
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                    raise _busy() from exc
                 raise
-            conn.execute("COMMIT")
+        finally:
+            self._write_lock.release()
 
     # --- writing -------------------------------------------------------------------
 
@@ -167,14 +185,14 @@ class EventStore:
             with self.transaction() as conn:
                 if idempotency:  # under the write lock: a twin request that won is seen here
                     self.check_idempotency(game_id, *idempotency[:3])
-                last, prev = self._tail(conn, game_id, expected)
+                last, prev, since = self._tail(conn, game_id, expected)
                 if last != expected:
                     raise Conflict(
                         "store/version_conflict",
                         f"the game is at version {last}, not {expected}; fetch it and resend",
                         {"expected_version": expected, "version": last},
                     )
-                events = self._insert(conn, game_id, last, prev, records)
+                events = self._insert(conn, game_id, last, prev, records, since)
                 if tokens:
                     self._issue(conn, game_id, tokens)
                 self._mark_due(conn, game_id, due)
@@ -182,7 +200,8 @@ class EventStore:
                     self._store_fork(conn, game_id, fork)
                 if idempotency:
                     self._remember(conn, game_id, idempotency, events)
-            self._tails[game_id] = (events[-1]["seq"], events[-1]["hash"])
+            end = events[-1]
+            self._tails[game_id] = (end["seq"], end["hash"], end["recorded_at"])
             return events
         except sqlite3.IntegrityError as exc:
             self._tails.pop(game_id, None)
@@ -199,7 +218,8 @@ class EventStore:
         copies = rechain(fork.copied, fork.game_id)
         for copy in copies:
             conn.execute(INSERT_EVENT, _row(copy))
-        self._insert(conn, fork.game_id, len(copies), copies[-1]["hash"], fork.records)
+        end = copies[-1]
+        self._insert(conn, fork.game_id, len(copies), end["hash"], fork.records, end["recorded_at"])
         conn.execute(
             "INSERT INTO forks VALUES (?, ?, ?)", (fork.game_id, original, len(fork.copied))
         )
@@ -239,13 +259,23 @@ class EventStore:
         return row[0] if row else None
 
     def _insert(
-        self, conn: sqlite3.Connection, game_id: str, last: int, prev: str, records: list[Event]
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        last: int,
+        prev: str,
+        records: list[Event],
+        since: str = "",
     ) -> list[Event]:
+        """Seal and insert records after seq `last` (hash `prev`, time `since`). Times
+        never go backwards within a game: a clock stepped back (NTP) stamps the previous
+        event's time again, so the log stays in order for its verifier."""
         events = []
         for offset, record in enumerate(records, start=1):
             if record["seq"] != last + offset:
                 raise Conflict("store/seq_gap", f"seq {record['seq']} does not follow {last}", {})
-            event = seal(record, game_id, prev, self.clock())
+            since = max(self.clock(), since)
+            event = seal(record, game_id, prev, since)
             conn.execute(INSERT_EVENT, _row(event))
             events.append(event)
             prev = event["hash"]
@@ -297,25 +327,29 @@ class EventStore:
         raise IdempotentReplay(row[1], json.loads(row[2]))
 
     def save_snapshot(self, game_id: str, seq: int, state: Any, state_hash: str) -> None:
-        """Cache a folded state (a cache only: it is checked against the log on read)."""
-        self.db.execute(
-            "INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)",
-            (game_id, seq, canonical(state).decode("utf-8"), state_hash),
-        )
+        """Cache a folded state (a cache only: it is checked against the log on read).
+        Skipped when the store is busy: a read never waits on, or fails for, a cache."""
+        row = (game_id, seq, canonical(state).decode("utf-8"), state_hash)
+        try:
+            with self.transaction() as conn:
+                conn.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)", row)
+        except Busy:
+            return
 
     # --- reading -------------------------------------------------------------------
 
-    def _tail(self, conn: sqlite3.Connection, game_id: str, expected: int) -> tuple[int, str]:
+    def _tail(self, conn: sqlite3.Connection, game_id: str, expected: int) -> Tail:
         tail = self._tails.get(game_id)
         return tail if tail is not None and tail[0] == expected else self._last(conn, game_id)
 
-    def _last(self, conn: sqlite3.Connection, game_id: str) -> tuple[int, str]:
+    def _last(self, conn: sqlite3.Connection, game_id: str) -> Tail:
         row = conn.execute(
-            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+            "SELECT seq, hash, recorded_at FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            (game_id,),
         ).fetchone()
         if row is None:
             raise NotFound("game/not_found", f"no game {game_id!r}", {"game_id": game_id})
-        return row[0], row[1]
+        return row[0], row[1], row[2]
 
     def version(self, game_id: str) -> int:
         """The last seq of a game."""
@@ -369,6 +403,29 @@ class EventStore:
     def game_ids(self) -> list[str]:
         """Every stored game id, oldest first."""
         return [r[0] for r in self.db.execute("SELECT game_id FROM games ORDER BY rowid")]
+
+
+def _begin(conn: sqlite3.Connection) -> None:
+    """BEGIN IMMEDIATE, waiting up to the connection's busy timeout for another process's
+    write lock; Busy when it is still held."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if _is_busy(exc):
+            raise _busy() from exc
+        raise
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite gave up waiting for a lock (SQLITE_BUSY or SQLITE_LOCKED)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _busy() -> Busy:
+    return Busy(None, "the store is busy with another writer; nothing was written, send again")
 
 
 def _row(event: Event) -> tuple:
