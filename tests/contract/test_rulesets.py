@@ -2,6 +2,7 @@
 
 import copy
 import json
+import re
 from functools import cache
 
 import pytest
@@ -148,9 +149,7 @@ def no_leaks_before(seed: str):
     """A check run after every batch: nothing a seat may not see reaches its view or its
     stream. Incremental: each new piece shown is searched for every hidden payload, salt
     and the seed; each newly hidden payload is searched for in everything shown so far."""
-    hidden: dict[int, list[tuple[bytes, bytes]]] = {}  # (salt, payload) the seat may not see
-    shown: dict[int, bytearray] = {}  # everything its streams showed it so far
-    seen: dict[int, set[bytes]] = {}
+    leaks = {}  # per seat
     public: set[bytes] = set()
     spectator_hidden: list[bytes] = []
 
@@ -166,32 +165,90 @@ def no_leaks_before(seed: str):
         for payload in spectator_hidden:
             assert payload in public or payload not in spectator
         for seat in range(len(state["players"])):
-            check_seat(after, batch, seat)
-
-    def check_seat(after, batch, seat):
-        mine, past = seen.setdefault(seat, set()), shown.setdefault(seat, bytearray())
-        secret = hidden.setdefault(seat, [])
-        mine.update(canonical(r["payload"]) for r in batch if may_see(r["visibility"], seat))
-        new_hidden = [
-            (r["salt"].encode(), canonical(r["payload"]))
-            for r in batch
-            if not may_see(r["visibility"], seat)
-        ]
-        # a hidden payload may equal one the seat was shown (a card drawn in secret and
-        # later discarded face up); only the others must not appear
-        streamed = b"".join(canonical(game.redact(r, seat, False)) for r in batch)
-        fresh = canonical(game.view(after, seat)) + streamed
-        assert seed.encode() not in fresh
-        for salt, payload in secret + new_hidden:
-            assert salt not in fresh
-            assert payload in mine or payload not in fresh
-        for salt, payload in new_hidden:
-            assert salt not in past
-            assert payload in mine or payload not in past
-        secret.extend(new_hidden)
-        past += streamed
+            seat_leaks = leaks.setdefault(seat, SeatLeaks(seed.encode()))
+            streamed = b"".join(canonical(game.redact(r, seat, False)) for r in batch)
+            seat_leaks.check(batch, seat, canonical(game.view(after, seat)) + streamed, streamed)
 
     return check
+
+
+HEX_RUN = re.compile(rb"[0-9a-f]{32,}")
+
+
+class SeatLeaks:
+    """What one seat may not see, and everything its streams showed it so far.
+
+    A hidden payload may equal one the seat was shown (a card drawn in secret and later
+    discarded face up): only the others must not appear. Those are kept once each, and
+    dropped once the seat is shown the same bytes (what a seat was shown stays shown). A
+    salt is lowercase hex, so it appears in shown bytes only inside a run of 32 or more
+    hex digits: every 32-digit window of those runs is looked up among the salts."""
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+        self.mine: set[bytes] = set()  # payloads the seat was shown
+        self.secret: set[bytes] = set()  # hidden payloads not among those
+        self.salts: set[bytes] = set()
+        self.past = bytearray()  # everything streamed to the seat so far
+        self.past_windows: set[bytes] = set()  # its hex windows (no run spans two events)
+
+    def check(self, batch, seat: int, fresh: bytes, streamed: bytes) -> None:
+        """`fresh`: the view after the batch and the batch as streamed to the seat."""
+        shown = {canonical(r["payload"]) for r in batch if may_see(r["visibility"], seat)}
+        self.mine |= shown
+        self.secret -= shown
+        hidden = [r for r in batch if not may_see(r["visibility"], seat)]
+        new_salts = {r["salt"].encode() for r in hidden}
+        new_secret = {canonical(r["payload"]) for r in hidden} - self.mine
+        self.salts |= new_salts
+        self.secret |= new_secret
+        assert self.seed not in fresh
+        assert not any_salt_in(self.salts, fresh)
+        for payload in self.secret:
+            assert payload not in fresh
+        assert not new_salts.intersection(self.past_windows)
+        for payload in new_secret:
+            assert payload not in self.past
+        self.past += streamed
+        self.past_windows |= windows(streamed)
+
+
+def any_salt_in(salts: set[bytes], text: bytes) -> bool:
+    """Whether any salt appears in the text: searched for one by one when they are few,
+    else looked up among the text's hex windows."""
+    if len(salts) <= FEW_SALTS:
+        return any(salt in text for salt in salts)
+    return not salts.isdisjoint(windows(text))
+
+
+FEW_SALTS = 16
+
+
+def windows(text: bytes) -> set[bytes]:
+    """Every run of 32 consecutive lowercase hex digits in the text."""
+    return {run[i : i + 32] for run in HEX_RUN.findall(text) for i in range(len(run) - 31)}
+
+
+def hidden_record(seq: int, payload: dict) -> dict:
+    """A record seat 1 alone may see, with a salt of its own."""
+    salt = f"{seq:032x}"
+    return {"visibility": [1], "salt": salt, "payload": payload}
+
+
+@pytest.mark.parametrize("salts", [1, FEW_SALTS + 1], ids=["few salts", "many salts"])
+def test_the_leak_check_catches_a_hidden_payload_or_salt_shown_now_or_before(salts):
+    hidden = [hidden_record(n, {"card": f"ace-{n}"}) for n in range(1, salts + 1)]
+    payload, salt = canonical(hidden[0]["payload"]), hidden[0]["salt"].encode()
+    for fresh, past in [(payload, b""), (b'{"x":"' + salt + b'"}', b""), (b"", payload)]:
+        leaks = SeatLeaks(b"the-seed")
+        leaks.check([], 0, b"", past)  # shown before the secret was made
+        with pytest.raises(AssertionError):
+            leaks.check(hidden, 0, fresh, b"")
+    leaks = SeatLeaks(b"the-seed")
+    leaks.check([{**hidden[0], "visibility": "public"}], 0, b"", b"")  # shown to all first
+    leaks.check(hidden, 0, payload, b"")  # the same bytes again: no secret
+    with pytest.raises(AssertionError):
+        SeatLeaks(b"the-seed").check([], 0, b"...the-seed...", b"")
 
 
 @pytest.mark.parametrize("ruleset", ON_ITS_CORPUS)
