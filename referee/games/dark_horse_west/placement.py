@@ -228,18 +228,24 @@ def _loans(state: State, seat: int, die: int) -> list[Command]:
 
 def _moves(state: State, seat: int, die: int) -> list[Command]:
     out = []
+    totals = [
+        (spot, need)
+        for spot in dc.spots(state)
+        if (need := dc.need_of(state, seat, spot[0], spot[2]))["type"] in dc.NEEDS_TOTAL
+    ]
     for source, dice, spot_state in _move_sources(state, seat, die):
-        for action, row, slot in dc.spots(state):
-            need = dc.need_of(state, seat, action, slot)
-            if need["type"] not in dc.NEEDS_TOTAL:
+        for (action, row, slot), need in totals:
+            deltas = [d for d in (1, -1) if not dc.fit_problem(need, dice, d)]
+            if not deltas:
                 continue
+            shares = [
+                share
+                for share in (False, True)
+                if not dc.spot_problem(spot_state, seat, action, row, slot, share)
+            ]
             where = {"to": action, **({"row": row, "slot": slot} if row else {})}
-            for delta in (1, -1):
-                if dc.fit_problem(need, dice, delta):
-                    continue
-                for share in (False, True):
-                    if dc.spot_problem(spot_state, seat, action, row, slot, share):
-                        continue
+            for delta in deltas:
+                for share in shares:
                     move = {**source, **where, "delta": delta, **({"share": True} if share else {})}
                     out.append({"type": "dealer", "die": die, "move": move})
     return out
