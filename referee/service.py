@@ -14,13 +14,16 @@ from . import (
     games,  # noqa: F401  (registers the rulesets)
     summary,
 )
-from .engine import game
+from .engine import disputes as engine_disputes
+from .engine import game, rounds
 from .engine.canonical import digest
-from .engine.errors import Conflict, Forbidden, RuleViolation, Unauthorized
+from .engine.errors import BadRequest, Conflict, Forbidden, RuleViolation, Unauthorized
 from .engine.events import MODERATOR, REFEREE
+from .names import name_problem
 from .store import EventStore, IdempotentReplay
 
 Viewer = int | str | None
+REFEREE_ONLY = frozenset({*rounds.REFEREE_COMMANDS, *engine_disputes.REFEREE_COMMANDS})
 RETRIES = 3
 ROUND_OUTCOMES = {
     "rule/no_round_open": "not_open",
@@ -224,6 +227,7 @@ class Referee:
                     f"the game is at version {state['seq']}, not {run.expected}",
                     {"expected_version": run.expected, "version": state["seq"]},
                 )
+            check_sender(state, run.viewer, run.command)
             prepared = self._prepared(run, state, seed, now)
             command = prepared.command
             records, after = game.step(state, run.viewer, command, seed)
@@ -378,6 +382,24 @@ def due_row(state: game.State) -> dict[str, Any] | None:
         "ready": current["closed"] is not None,
         "paused": rounds["paused_at"] is not None,
     }
+
+
+def check_sender(state: game.State, viewer: Viewer, command: dict[str, Any]) -> None:
+    """The shell's checks before the rules see a command: a command of the moderator's
+    (or the referee's) sent by anyone else is 403, the same code for every such command;
+    a replacement player's name must be printable (as at creation)."""
+    kind = command.get("type")
+    seats, moderating = game.command_shapes(game.rules_of(state))
+    if kind in REFEREE_ONLY and viewer != REFEREE:
+        raise Forbidden("auth/referee_only", f"{kind} is sent by the referee alone", {})
+    if isinstance(viewer, int) and kind in moderating and kind not in seats:
+        raise Forbidden(
+            "auth/moderator_only", f"{kind} is the moderator's command", {"field": "type"}
+        )
+    if viewer == MODERATOR and kind == "replace_player" and isinstance(command.get("name"), str):
+        problem = name_problem(command["name"])
+        if problem:
+            raise BadRequest("command/invalid", f"name: {problem}", {"field": "name"})
 
 
 def _new_tokens(viewer: Viewer, command: dict[str, Any]) -> dict[str, str]:

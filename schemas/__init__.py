@@ -1,8 +1,20 @@
 """Marshmallow schemas for every HTTP body, and the OpenAPI document built from them."""
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from collections.abc import Callable
+from typing import Any
 
-NAME = validate.Length(min=1, max=40)
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+
+from referee.names import NAME_LIMIT, name_problem
+
+
+def _printable_name(name: str) -> None:
+    problem = name_problem(name)
+    if problem:
+        raise ValidationError(problem)
+
+
+NAME: list[Callable[[str], Any]] = [validate.Length(min=1, max=NAME_LIMIT), _printable_name]
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 
 
@@ -225,3 +237,14 @@ class ImportedSchema(GameCreatedSchema):
 
     status = fields.String()
     checks = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class HealthSchema(Schema):
+    """GET /healthz and /readyz: a status and, for readiness, each check's result."""
+
+    status = fields.String(metadata={"description": "alive | ready | not_ready"})
+    checks = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        metadata={"description": "database, broker, sweeper, rounds: {ok, ...}"},
+    )

@@ -3,9 +3,10 @@
 from flask import Flask, jsonify
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
 
 from ..engine.errors import RefereeError
-from . import disputes, games, imports, rulesets
+from . import disputes, games, health, imports, rulesets
 
 STATUS_CODES = {
     400: "request/invalid",
@@ -14,6 +15,7 @@ STATUS_CODES = {
     404: "not_found",
     405: "request/method_not_allowed",
     413: "request/too_large",
+    414: "request/uri_too_long",
     415: "request/unsupported_media_type",
 }
 
@@ -29,7 +31,10 @@ class RefereeApi(Api):
             return _error(400, "request/invalid", _first_message(messages), {"fields": messages})
         code = STATUS_CODES.get(status, "server/error")
         message = (error.description or code) if status < 500 else "internal error"
-        return _error(status, code, message, {})
+        body, status = _error(status, code, message, {})
+        # what the error says in its headers stays (405: Allow; 401: WWW-Authenticate)
+        headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+        return body, status, headers
 
 
 def _first_message(messages: dict) -> str:
@@ -49,13 +54,23 @@ def _error(status: int, code: str, message: str, details: dict):
     return jsonify({"error": {"code": code, "message": message, "details": details}}), status
 
 
+class GameId(BaseConverter):
+    """A game id in a path: any segment but the names of the routes beside it (so
+    `GET /games/import` is 405, not a search for a game called `import`)."""
+
+    regex = r"(?!import(?:/|$))[^/]+"
+
+
 def init_app(app: Flask) -> None:
     """Attach the API and its blueprints to the app."""
+    app.url_map.converters["game_id"] = GameId
     api = RefereeApi(app)
+    api.register_converter(GameId, lambda _: {"type": "string"})
     api.register_blueprint(imports.bp)
     api.register_blueprint(games.bp)
     api.register_blueprint(disputes.bp)
     api.register_blueprint(rulesets.bp)
+    api.register_blueprint(health.bp)
     app.register_error_handler(RefereeError, _referee_error)
 
 

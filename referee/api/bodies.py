@@ -20,6 +20,17 @@ def _refuse_float(text: str) -> Any:
     raise ValueError(f"{text}: numbers must be integers (the log holds no fractions)")
 
 
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different (which of two values counts is not JSON's
+    to say, and the log must hold what the sender meant)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
 def depth(value: Any) -> int:
     """How deeply arrays and objects nest in a JSON value, counted without recursion."""
     level, count = [value], 0
@@ -36,14 +47,20 @@ def depth(value: Any) -> int:
 
 class CanonicalJsonParser(FlaskParser):
     """webargs' parser, refusing fractions, NaN and Infinity, lone surrogates, integers
-    past Python's digit limit and nesting deeper than MAX_DEPTH (each a 500 further in)."""
+    past Python's digit limit, nesting deeper than MAX_DEPTH (each a 500 further in) and
+    a key twice in one object."""
 
     def _raw_load_json(self, req: Request) -> Any:
         if not is_json_request(req):
             return core.missing
         try:
             text = req.get_data(cache=True).decode("utf-8")
-            value = json.loads(text, parse_constant=_refuse_constant, parse_float=_refuse_float)
+            value = json.loads(
+                text,
+                parse_constant=_refuse_constant,
+                parse_float=_refuse_float,
+                object_pairs_hook=_refuse_duplicates,
+            )
             if depth(value) > MAX_DEPTH:
                 raise ValueError(f"JSON nested deeper than {MAX_DEPTH}")
             canonical(value)  # lone surrogates cannot be encoded as UTF-8

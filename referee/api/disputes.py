@@ -28,7 +28,7 @@ def moderator_of(game_id: str) -> None:
         raise Forbidden("auth/moderator_only", "disputes are for the moderator", {})
 
 
-@bp.route("/<game_id>/disputes", methods=["POST"])
+@bp.route("/<game_id:game_id>/disputes", methods=["POST"])
 @bp.arguments(DisputeCreateSchema, error_status_code=400)
 @bp.response(201, DisputeReportSchema)
 @_document_errors
@@ -41,7 +41,7 @@ def open_dispute(body, game_id: str):
     return _answer(game_id, command)
 
 
-@bp.route("/<game_id>/disputes/<int:dispute>/ruling", methods=["POST"])
+@bp.route("/<game_id:game_id>/disputes/<int:dispute>/ruling", methods=["POST"])
 @bp.arguments(RulingSchema, error_status_code=400)
 @bp.response(201, DisputeReportSchema)
 @_document_errors

@@ -78,7 +78,7 @@ def create_game(body):
     )
 
 
-@bp.route("/<game_id>")
+@bp.route("/<game_id:game_id>")
 @bp.response(200, GameViewSchema)
 @_document_errors
 def get_game(game_id: str):
@@ -87,7 +87,7 @@ def get_game(game_id: str):
     return referee().view(game_id, viewer)
 
 
-@bp.route("/<game_id>/commands", methods=["POST"])
+@bp.route("/<game_id:game_id>/commands", methods=["POST"])
 @bp.arguments(CommandSchema, error_status_code=400)
 @bp.response(201, CommandResultSchema)
 @_document_errors
@@ -105,7 +105,7 @@ def post_command(body, game_id: str):
     return result, status
 
 
-@bp.route("/<game_id>/events")
+@bp.route("/<game_id:game_id>/events")
 @bp.arguments(EventsQuerySchema, location="query", error_status_code=400)
 @bp.response(200, EventStreamSchema)
 @_document_errors
@@ -115,7 +115,7 @@ def get_events(query, game_id: str):
     return referee().events(game_id, viewer, after=query["after"])
 
 
-@bp.route("/<game_id>/log")
+@bp.route("/<game_id:game_id>/log")
 @bp.response(200, content_type="application/x-ndjson")
 @_document_errors
 def get_log(game_id: str):
@@ -124,7 +124,7 @@ def get_log(game_id: str):
     return Response(referee().log(game_id, viewer), mimetype="application/x-ndjson")
 
 
-@bp.route("/<game_id>/rounds/<int:number>/summary")
+@bp.route("/<game_id:game_id>/rounds/<int:number>/summary")
 @bp.arguments(SummaryQuerySchema, location="query", error_status_code=400)
 @bp.response(200, content_type="text/plain")
 @_document_errors

@@ -182,7 +182,8 @@ def test_pause_and_resume_over_http(client, table, clock, referee):
     assert resumed.get_json()["events"][0]["payload"]["deadline"] == T0 + 1060
     assert referee.scheduler.asked[-1] == (game_id, 1, T0 + 1060)
     seat = client.post(url, json={"type": "pause", "reason": "me"}, headers=auth[0])
-    assert seat.status_code == 400
+    assert seat.status_code == 403
+    assert seat.get_json()["error"]["code"] == "auth/moderator_only"
 
 
 def test_the_ruleset_page_lists_the_round_commands(client):

@@ -5,7 +5,6 @@ import sqlite3
 from contextlib import contextmanager
 
 import pytest
-from conftest import create_http_game
 
 from referee.app import create_app
 from referee.engine import game
@@ -13,6 +12,7 @@ from referee.engine.errors import Busy
 from referee.service import Referee
 from referee.store import EventStore
 
+GAME = {"ruleset": "galloping-horse", "players": ["A", "B", "C", "D"], "seed": "busy-seed"}
 BUSY = 0.2  # seconds a writer waits in these tests (the default is 5)
 
 
@@ -61,21 +61,25 @@ def referee_game(tmp_path):
 def test_a_command_under_another_writers_lock_answers_503_with_retry_after(busy_app):
     app, db = busy_app
     client = app.test_client()
-    played = create_http_game(client)
-    seat = client.get(f"/games/{played.game_id}").get_json()["to_move"][0]
-    view = client.get(f"/games/{played.game_id}", headers=played.auth(seat)).get_json()
+    played = client.post("/games", json=GAME).get_json()
+    game_id = played["game_id"]
+    seat = client.get(f"/games/{game_id}").get_json()["to_move"][0]
+    token = played["seats"][seat]["token"]
+    view = client.get(f"/games/{game_id}", headers=bearer(token)).get_json()
     body = {**view["legal"][0], "expected_version": view["version"]}
-    url = f"/games/{played.game_id}/commands"
+    url = f"/games/{game_id}/commands"
     with write_lock_held(db):
-        answer = client.post(url, json=body, headers=played.auth(seat))
+        answer = client.post(url, json=body, headers=bearer(token))
         assert answer.status_code == 503
         assert answer.get_json()["error"]["code"] == "store/busy"
         assert answer.headers["Retry-After"] == "1"
-        assert (
-            client.get(f"/games/{played.game_id}/events").get_json()["version"] == (view["version"])
-        )
-    again = client.post(url, json=body, headers=played.auth(seat))
+        assert client.get(f"/games/{game_id}/events").get_json()["version"] == (view["version"])
+    again = client.post(url, json=body, headers=bearer(token))
     assert again.status_code == 201, again.get_json()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def test_creating_a_game_under_another_writers_lock_answers_503(busy_app):
