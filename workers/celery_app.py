@@ -2,6 +2,8 @@
 
 import logging
 import os
+import queue
+import threading
 from datetime import UTC, datetime
 
 from celery import Celery, Task
@@ -30,6 +32,9 @@ def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECON
         accept_content=["json"],
         result_expires=3600,
         broker_connection_retry_on_startup=True,
+        # a publish gives up quickly when Redis is gone (the sweeper catches up)
+        broker_connection_timeout=2,
+        broker_transport_options={"socket_connect_timeout": 2, "socket_timeout": 5},
         task_routes={
             "referee.resolve_round": {"queue": ROUNDS_QUEUE},
             "referee.sweep_rounds": {"queue": ROUNDS_QUEUE},
@@ -42,19 +47,59 @@ def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECON
 
 
 class CeleryScheduler:
-    """Asks a worker to resolve a round: at its deadline (an ETA task), or now."""
+    """Asks a worker to resolve a round: at its deadline (an ETA task), or now.
+
+    A command never waits on the broker: the round's `due` row is already committed, so
+    the task is only an optimisation. `resolve` hands the message to a publisher thread
+    of this process and returns; the thread sends it with a short timeout and no retry,
+    and a message it could not send is left to the sweeper, which resolves the round
+    once a worker and Redis are back."""
 
     def __init__(self, celery: Celery) -> None:
         self.celery = celery
+        self._outbox: queue.SimpleQueue[tuple[str, int, int | None]] = queue.SimpleQueue()
+        self._publisher: tuple[int, threading.Thread] | None = None
+        self._lock = threading.Lock()
 
     def resolve(self, game_id: str, round_number: int, eta: int | None) -> None:
-        """Send resolve_round; a lost message is caught up by the sweeper, so a broker
-        error is logged, never raised into the command that was already recorded."""
+        """Queue resolve_round for the publisher thread (started in this process on first
+        use: a forked server process starts its own)."""
+        self._outbox.put((game_id, round_number, eta))
+        self._start()
+
+    def publish(self, game_id: str, round_number: int, eta: int | None) -> bool:
+        """Send one resolve_round now; False (logged) if the broker did not take it."""
         options = {} if eta is None else {"eta": datetime.fromtimestamp(eta, UTC)}
         try:
-            self.celery.send_task("referee.resolve_round", args=[game_id, round_number], **options)
-        except Exception:  # noqa: BLE001 - the sweeper resolves the round anyway
-            log.exception("could not send resolve_round for round %s", round_number)
+            self.celery.send_task(
+                "referee.resolve_round",
+                args=[game_id, round_number],
+                retry=False,
+                ignore_result=True,  # no result backend in the way (it retries for 20 s)
+                **options,
+            )
+        except Exception as exc:  # noqa: BLE001 - the sweeper resolves the round anyway
+            log.warning(
+                "round %s of game %s: resolve_round not sent (%s); the sweeper will catch up",
+                round_number,
+                game_id,
+                type(exc).__name__,
+            )
+            return False
+        return True
+
+    def _start(self) -> None:
+        with self._lock:
+            held = self._publisher
+            if held is not None and held[0] == os.getpid() and held[1].is_alive():
+                return
+            thread = threading.Thread(target=self._drain, name="resolve-publisher", daemon=True)
+            thread.start()
+            self._publisher = (os.getpid(), thread)
+
+    def _drain(self) -> None:
+        while True:
+            self.publish(*self._outbox.get())
 
 
 def celery_init_app(app: Flask) -> Celery:

@@ -5,6 +5,7 @@ from flask import current_app
 
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
+from referee.health import record_sweep
 from replays.log import LogLineError, parse
 from replays.verify import Report, verify_bytes, verify_events
 
@@ -18,9 +19,13 @@ def resolve_round(game_id: str, round_number: int) -> str:
 @shared_task(name="referee.sweep_rounds")
 def sweep_rounds() -> int:
     """Send resolve_round for every round that is closed or overdue (beat runs this)."""
-    due = current_app.extensions["referee"].due_rounds()
+    referee = current_app.extensions["referee"]
+    due = referee.due_rounds()
     for game_id, round_number in due:
         resolve_round.delay(game_id, round_number)
+    broker = current_app.config.get("REDIS_URL")
+    if broker:  # readiness asks when a worker last swept
+        record_sweep(broker, referee.clock())
     return len(due)
 
 

@@ -301,6 +301,21 @@ class EventStore:
         )
         return [(row[0], row[1]) for row in rows.fetchall()]
 
+    def oldest_overdue(self, now: int) -> tuple[int, int] | None:
+        """(how many, the earliest deadline) of the unpaused rounds past their deadline or
+        closed and not yet resolved; None when there are none."""
+        row = self.db.execute(
+            "SELECT COUNT(*), MIN(deadline) FROM rounds_due"
+            " WHERE paused = 0 AND (ready = 1 OR deadline <= ?)",
+            (now,),
+        ).fetchone()
+        return (row[0], row[1]) if row and row[0] else None
+
+    def probe_write(self) -> None:
+        """Take the write lock and let it go (Busy if another writer holds it)."""
+        with self.transaction():
+            pass
+
     def _remember(self, conn: sqlite3.Connection, game_id: str, idem: tuple, events: list) -> None:
         role, key, request, respond = idem
         status, response = respond(events)

@@ -1,0 +1,87 @@
+"""What an operator (or a supervisor) asks of a running service: is it alive, and is it
+ready: the database takes writes, the broker answers, a worker swept the rounds lately,
+and no round waits long past its deadline."""
+
+import time
+from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from .store import EventStore
+
+SWEEP_KEY = "referee:sweep:last"  # unix seconds of the last sweep a worker ran
+PROBE_SECONDS = 1.0  # how long a readiness probe waits on the broker
+
+
+def broker_client(url: str, *, timeout: float = PROBE_SECONDS) -> redis.Redis:
+    """A Redis client for a broker URL (`redis+socket://PATH` is kombu's unix socket),
+    that gives up after `timeout` seconds and never retries."""
+    options: dict[str, Any] = {
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout,
+        "retry": Retry(NoBackoff(), 0),
+    }
+    if url.startswith("redis+socket://"):
+        return redis.Redis(unix_socket_path=url.removeprefix("redis+socket://"), **options)
+    return redis.Redis.from_url(url, **options)
+
+
+def record_sweep(url: str, now: int, *, keep_seconds: int = 3600) -> None:
+    """A worker's mark that it swept the rounds at `now`."""
+    broker_client(url).set(SWEEP_KEY, now, ex=keep_seconds)
+
+
+def readiness(
+    store: EventStore, broker: str | None, *, sweep_seconds: float, now: int | None = None
+) -> tuple[bool, dict[str, Any]]:
+    """(ready, checks): each check {"ok": bool, ...what it found}."""
+    now = int(time.time()) if now is None else now
+    late = max(30, int(sweep_seconds * 5))  # a sweep or a round this late is a failure
+    checks = {"database": _database(store)}
+    if broker is None:
+        checks["broker"] = {"ok": True, "configured": False}
+    else:
+        checks["broker"], last = _broker(broker)
+        checks["sweeper"] = _sweeper(last, now, late)
+    checks["rounds"] = _rounds(store, now, late)
+    return all(check["ok"] for check in checks.values()), checks
+
+
+def _database(store: EventStore) -> dict[str, Any]:
+    try:
+        store.probe_write()
+    except Exception as exc:  # noqa: BLE001 - any failure is what the probe reports
+        return {"ok": False, "error": _said(exc)}
+    return {"ok": True}
+
+
+def _broker(url: str) -> tuple[dict[str, Any], int | None]:
+    try:
+        client = broker_client(url)
+        client.ping()
+        last = client.get(SWEEP_KEY)
+    except redis.RedisError as exc:
+        return {"ok": False, "error": _said(exc)}, None
+    return {"ok": True}, int(last) if last is not None else None
+
+
+def _sweeper(last: int | None, now: int, late: int) -> dict[str, Any]:
+    if last is None:
+        return {"ok": False, "error": "no worker has swept the rounds lately"}
+    ago = max(0, now - last)
+    return {"ok": ago <= late, "last_sweep_seconds_ago": ago}
+
+
+def _rounds(store: EventStore, now: int, late: int) -> dict[str, Any]:
+    oldest = store.oldest_overdue(now)
+    if oldest is None:
+        return {"ok": True, "overdue": 0}
+    count, deadline = oldest
+    return {"ok": now - deadline <= late, "overdue": count, "oldest_seconds": now - deadline}
+
+
+def _said(exc: Exception) -> str:
+    """An error's class and first line (no paths or secrets beyond what it says)."""
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".strip()

@@ -1,0 +1,103 @@
+"""Liveness and readiness against the real parts: a SQLite file, an embedded Redis, a real
+worker process; times driven by the `now` a probe is given, never by waiting."""
+
+import sqlite3
+import time
+
+import pytest
+
+from referee import embedded
+from referee.app import create_app
+from referee.health import SWEEP_KEY, broker_client, readiness, record_sweep
+from referee.service import Referee
+from referee.store import EventStore
+
+T = 1_900_000_000
+NINE = [f"p{i}" for i in range(9)]
+SWEEP = 2.0
+LATE = 30  # max(30, 5 sweeps of 2 s)
+
+
+@pytest.fixture
+def broker(tmp_path, embedded_redis):
+    with embedded_redis(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def store(tmp_path):
+    return EventStore(tmp_path / "referee.db", busy_seconds=0.2)
+
+
+def test_ready_when_a_worker_swept_lately_and_not_when_the_sweeps_stop(store, broker):
+    ready, checks = readiness(store, broker, sweep_seconds=SWEEP, now=T)
+    assert not ready and checks["sweeper"]["ok"] is False  # no worker has swept yet
+    record_sweep(broker, T)
+    ready, checks = readiness(store, broker, sweep_seconds=SWEEP, now=T + LATE)
+    assert ready, checks
+    assert checks["sweeper"] == {"ok": True, "last_sweep_seconds_ago": LATE}
+    ready, checks = readiness(store, broker, sweep_seconds=SWEEP, now=T + LATE + 1)
+    assert not ready and checks["sweeper"] == {"ok": False, "last_sweep_seconds_ago": LATE + 1}
+
+
+def test_a_broker_that_is_gone_makes_the_service_not_ready(store, tmp_path, embedded_redis):
+    (tmp_path / "gone").mkdir()
+    with embedded_redis(tmp_path / "gone") as url:
+        record_sweep(url, T)
+    ready, checks = readiness(store, url, sweep_seconds=SWEEP, now=T)
+    assert not ready and checks["broker"]["ok"] is False
+    assert "Error" in checks["broker"]["error"]
+
+
+def test_a_database_another_writer_holds_makes_the_service_not_ready(store, broker):
+    record_sweep(broker, T)
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        ready, checks = readiness(store, broker, sweep_seconds=SWEEP, now=T)
+    finally:
+        other.execute("ROLLBACK")
+    assert not ready and checks["database"]["ok"] is False
+    assert readiness(store, broker, sweep_seconds=SWEEP, now=T)[0]
+
+
+def test_a_round_long_past_its_deadline_makes_the_service_not_ready(store, broker):
+    referee = Referee(store, clock=lambda: T)
+    options = {"round_seconds": 3600, "first_round_seconds": 3600}
+    referee.create_game("blackout-middle", NINE, options, "health-seed")
+    record_sweep(broker, T + 3600 + LATE)
+    ready, checks = readiness(store, broker, sweep_seconds=SWEEP, now=T + 3600 + LATE)
+    assert ready and checks["rounds"] == {"ok": True, "overdue": 1, "oldest_seconds": LATE}
+    ready, checks = readiness(store, broker, sweep_seconds=SWEEP, now=T + 3600 + LATE + 1)
+    assert not ready
+    assert checks["rounds"] == {"ok": False, "overdue": 1, "oldest_seconds": LATE + 1}
+
+
+def test_without_a_broker_readiness_asks_the_database_and_the_rounds_alone(store):
+    ready, checks = readiness(store, None, sweep_seconds=SWEEP, now=T)
+    assert ready and set(checks) == {"database", "broker", "rounds"}
+    assert checks["broker"] == {"ok": True, "configured": False}
+
+
+def test_readyz_turns_green_once_a_real_worker_sweeps_and_healthz_always_answers(tmp_path, broker):
+    db = str(tmp_path / "referee.db")
+    app = create_app({"REFEREE_DB": db, "REDIS_URL": broker, "SWEEP_SECONDS": 1.0})
+    client = app.test_client()
+    assert client.get("/healthz").get_json() == {"status": "alive"}
+    red = client.get("/readyz")
+    assert red.status_code == 503 and red.get_json()["status"] == "not_ready"
+    with embedded.workers(1, broker=broker, db=db, env={"REFEREE_SWEEP_SECONDS": "1"}):
+        green = wait_for(lambda: client.get("/readyz"), lambda r: r.status_code == 200)
+    assert green.get_json()["status"] == "ready"
+    assert broker_client(broker).get(SWEEP_KEY) is not None
+
+
+def wait_for(probe, done, *, bound: float = 120.0):
+    """Ask `probe` until `done` says yes; the bound is only for failing."""
+    give_up = time.monotonic() + bound
+    while True:
+        answer = probe()
+        if done(answer):
+            return answer
+        assert time.monotonic() < give_up, f"still {answer.get_json()}"
+        time.sleep(0.2)
