@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from referee.engine.canonical import canonical
 
 Event = dict[str, Any]
@@ -29,32 +31,63 @@ def parse(data: bytes) -> list[Event]:
 
 
 def _event(line: bytes, number: int) -> Event:
-    """One line's event; LogLineError if it is not a JSON object within MAX_DEPTH."""
+    """One line's event; LogLineError if it is not a JSON object within MAX_DEPTH.
+
+    orjson reads it, fast. It reads everything as `json.loads` does but an integer past
+    64 bits, which it makes a fraction: a line it refuses, or where it read a fraction,
+    is read by the standard library, so every line means exactly what `json.loads`
+    makes of it (NaN and Infinity refused)."""
     try:
-        event = json.loads(line.decode("utf-8"))
+        event = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        event = _stdlib_event(line, number)
+    else:
+        deepest, fraction = shape(event)
+        if fraction:
+            event = _stdlib_event(line, number)
+        elif deepest > MAX_DEPTH:
+            raise LogLineError(number, _too_deep(number))
+    if not isinstance(event, dict):
+        raise LogLineError(number, f"line {number} is not a JSON object")
+    return event
+
+
+def _stdlib_event(line: bytes, number: int) -> Any:
+    try:
+        event = json.loads(line.decode("utf-8"), parse_constant=_not_a_number)
     except RecursionError:
         raise LogLineError(number, _too_deep(number)) from None
     except ValueError as exc:  # bad UTF-8 or JSON, an integer past Python's digit limit
         raise LogLineError(number, f"line {number} is not valid JSON: {exc}") from None
-    if not isinstance(event, dict):
-        raise LogLineError(number, f"line {number} is not a JSON object")
     if depth(event) > MAX_DEPTH:
         raise LogLineError(number, _too_deep(number))
     return event
 
 
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def depth(value: Any) -> int:
-    """How deeply arrays and objects nest in a JSON value (a scalar: 0), counted without
-    recursion."""
-    deepest, todo = 0, [(value, 1)]
+    """How deeply arrays and objects nest in a JSON value (a scalar: 0)."""
+    return shape(value)[0]
+
+
+def shape(value: Any) -> tuple[int, bool]:
+    """(how deeply arrays and objects nest, whether a fraction is anywhere in it),
+    counted without recursion."""
+    if not isinstance(value, dict | list):
+        return 0, isinstance(value, float)
+    deepest, fraction, todo = 1, False, [(value, 1)]
     while todo:
         node, level = todo.pop()
-        if isinstance(node, dict):
-            node = list(node.values())
-        if isinstance(node, list):
-            deepest = max(deepest, level)
-            todo.extend((child, level + 1) for child in node)
-    return deepest
+        deepest = max(deepest, level)
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, dict | list):
+                todo.append((child, level + 1))
+            elif isinstance(child, float):
+                fraction = True
+    return deepest, fraction
 
 
 def _too_deep(number: int) -> str:

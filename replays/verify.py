@@ -13,6 +13,7 @@ A log recorded under a ruleset version this referee does not have passes or fail
 steps 1-3 and is reported `partial`: its rules were not re-run.
 """
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,9 @@ from .log import Event, LogLineError, parse
 from .problems import Invalid
 from .seals import check_seals
 
+TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z"
+)  # as the store writes it
 DERIVED = ("seq", "type", "actor", "visibility", "payload", "command", "salt", "state_hash")
 VALID, INVALID, PARTIAL = "valid", "invalid", "partial"
 END_EVENTS = ("GameEnded", "GameAbandoned")
@@ -180,7 +184,9 @@ def _check_link(event: Event, number: int, first: Event, prev: str, stamp: str) 
         )
     if event_hash(event) != event["hash"]:
         raise Invalid(number, "chain/hash", "hash does not match the event's content")
-    if not isinstance(event["recorded_at"], str) or event["recorded_at"] < stamp:
+    if not isinstance(event["recorded_at"], str) or not TIME.fullmatch(event["recorded_at"]):
+        raise Invalid(number, "chain/time", "recorded_at is not a time YYYY-MM-DDTHH:MM:SS.ffffffZ")
+    if event["recorded_at"] < stamp:
         raise Invalid(number, "chain/time", "recorded_at is earlier than the previous event's")
 
 
@@ -255,6 +261,8 @@ def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.S
         raise Invalid(
             1, "rules/refused", f"GameCreated is refused by the rules: {exc.message}"
         ) from None
+    except Exception as exc:  # a tampered GameCreated may not fit the rules at all
+        raise Invalid(1, "rules/refused", f"GameCreated cannot be run: {exc!r}") from None
     _compare(opening, events, 0)
     state = game.fold(opening)
     at = len(opening)

@@ -2,6 +2,8 @@
 and any log, however damaged, is a report (INVALID at a seq with a code), never a
 traceback. The import endpoint answers such logs with a 4xx and a code."""
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,9 @@ CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"
 LOG = read(CORPUS / "galloping-horse" / "galloping-horse-corpus-0.jsonl")
 FIELDS = sorted(LOG[0])
 CHAIN = ("hash", "prev_hash", "game_id")
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# REFEREE_FUZZ_EXAMPLES=2000 for a longer search than CI's
+EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "150"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 JSON = st.recursive(
     st.none()
@@ -115,3 +119,30 @@ def test_importing_an_unreadable_log_is_a_400_with_a_code(client, data):
     assert answer.status_code == 400
     assert answer.get_json()["error"]["code"] == "import/unreadable"
     assert answer.get_json()["error"]["details"] == {"line": 4}
+
+
+@FUZZ
+@given(
+    st.dictionaries(
+        st.text(max_size=6),
+        st.recursive(
+            st.none()
+            | st.booleans()
+            | st.integers()
+            | st.integers(min_value=-(1 << 80), max_value=1 << 80)
+            | st.floats(allow_nan=False, allow_infinity=False)
+            | st.text(max_size=8),
+            lambda children: (
+                st.lists(children, max_size=3)
+                | st.dictionaries(st.text(max_size=6), children, max_size=3)
+            ),
+            max_leaves=12,
+        ),
+        max_size=4,
+    )
+)
+def test_a_line_means_what_the_standard_library_reads_in_it(event):
+    line = json.dumps(event).encode("utf-8")
+    (read_back,) = parse(line)
+    assert read_back == json.loads(line)
+    assert repr(read_back) == repr(json.loads(line))  # integers stay integers, exactly
