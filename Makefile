@@ -21,8 +21,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# bytecode caches written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
+# else every process the suite starts (xdist workers, servers, Celery workers, the CLI)
+# compiles the project and rewrites the tests' asserts from source again
 test: lint
-	$(BIN)/pytest
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/store.py

@@ -35,3 +35,10 @@ def shut_down(socket_file: str) -> None:
 def embedded_redis() -> Callable[[Path], AbstractContextManager[str]]:
     """running_redis(directory), for fixtures of any scope."""
     return running_redis
+
+
+@pytest.fixture
+def broker(tmp_path, embedded_redis):
+    """An embedded Redis of the test's own: its broker URL."""
+    with embedded_redis(tmp_path) as url:
+        yield url

@@ -19,12 +19,6 @@ LATE = 30  # max(30, 5 sweeps of 2 s)
 
 
 @pytest.fixture
-def broker(tmp_path, embedded_redis):
-    with embedded_redis(tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
 def store(tmp_path):
     return EventStore(tmp_path / "referee.db", busy_seconds=0.2)
 

@@ -23,12 +23,6 @@ WITHIN = 180  # seconds for a worker to start and resolve a round, or to answer 
 
 
 @pytest.fixture
-def broker(tmp_path, embedded_redis):
-    with embedded_redis(tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
 def db(tmp_path):
     return str(tmp_path / "referee.db")
 
