@@ -23,6 +23,9 @@ DEFAULTS: dict[str, Any] = {
     "STORE_BUSY_SECONDS": 5.0,  # a write waits this long for the lock, then 503 store/busy
     "MAX_CONTENT_LENGTH": 1 << 20,
     "IMPORT_MAX_BYTES": 64 << 20,  # a log of some 100,000 events
+    "IMPORT_MAX_EVENTS": 100_000,
+    # when set, creating and importing games take `X-Operator-Key: <key>` (docs/deployment.md)
+    "OPERATOR_KEY": None,
 }
 
 
@@ -32,6 +35,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(DEFAULTS)
     if "REFEREE_DB" in os.environ:
         app.config["REFEREE_DB"] = os.environ["REFEREE_DB"]
+    if os.environ.get("REFEREE_OPERATOR_KEY"):
+        app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
     if "REFEREE_SWEEP_SECONDS" in os.environ:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
     if test_config:

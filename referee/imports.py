@@ -7,14 +7,23 @@ from replays.log import LogLineError, parse
 from replays.verify import verify_events
 
 from .engine import game
-from .engine.errors import BadRequest, RuleViolation
+from .engine.errors import BadRequest, RuleViolation, TooLarge
 from .engine.events import MODERATOR
 from .service import Referee, due_row, role_name
 
 
-def import_log(referee: Referee, data: bytes, seed: str | None = None) -> dict[str, Any]:
+def import_log(
+    referee: Referee, data: bytes, seed: str | None = None, *, max_events: int | None = None
+) -> dict[str, Any]:
     """Store a log that passes verification under its own game id; a game still being
-    played needs its seed (checked against the commitment) to go on."""
+    played needs its seed (checked against the commitment) to go on. A log of more than
+    `max_events` lines is refused before it is read."""
+    if max_events is not None and data.count(b"\n", 0, len(data) - 1) >= max_events:
+        raise TooLarge(
+            "import/too_many_events",
+            f"this host imports logs of at most {max_events} events",
+            {"max_events": max_events},
+        )
     events = _parsed(data)
     report = verify_events(events, seed=seed)
     if report.code == "seed/commitment" and report.seq == 1:  # the seed sent, not a reveal

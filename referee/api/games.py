@@ -1,5 +1,7 @@
 """Games: create, view, command, stream events, export the log."""
 
+import hmac
+
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
@@ -16,7 +18,7 @@ from schemas import (
 )
 
 from ..engine.disputes import STAMPED
-from ..engine.errors import BadRequest, Unauthorized
+from ..engine.errors import BadRequest, Forbidden, Unauthorized
 from ..service import Referee
 from .bodies import CanonicalJsonParser
 
@@ -39,6 +41,23 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("auth/malformed", "use the header 'Authorization: Bearer <token>'", {})
     return token.strip()
+
+
+def require_operator() -> None:
+    """When the host set an operator key, creating and importing games take it in
+    `X-Operator-Key` (401 without it, 403 with another)."""
+    key = current_app.config.get("OPERATOR_KEY")
+    if not key:
+        return
+    sent = request.headers.get("X-Operator-Key")
+    if sent is None:
+        raise Unauthorized(
+            "auth/operator_key",
+            "this host creates and imports games for its operator only: send X-Operator-Key",
+            {"field": "X-Operator-Key"},
+        )
+    if not hmac.compare_digest(sent.encode("utf-8"), str(key).encode("utf-8")):
+        raise Forbidden("auth/operator_key", "the operator key is not this host's", {})
 
 
 def idempotency_key() -> str | None:
@@ -73,6 +92,7 @@ _document_errors = error_responses(bp)
 @_document_errors
 def create_game(body):
     """Create a game; the seed's hash is published, the seed kept until the end."""
+    require_operator()
     return referee().create_game(
         body["ruleset"], body["players"], body["options"], body.get("seed")
     )

@@ -9,7 +9,7 @@ from schemas import ImportedSchema, ImportSchema
 from ..engine.errors import BadRequest
 from ..imports import import_log
 from .bodies import CanonicalJsonParser
-from .games import error_responses, referee
+from .games import error_responses, referee, require_operator
 
 bp = Blueprint("imports", __name__, url_prefix="/games", description="Importing recorded logs.")
 NDJSON = "application/x-ndjson"
@@ -26,15 +26,19 @@ NDJSON = "application/x-ndjson"
     }
 )
 @bp.response(201, ImportedSchema)
-@error_responses(bp, (400, 409, 413, 422))
+@error_responses(bp, (400, 401, 403, 409, 413, 422))
 def import_game(**_):
     """Import a JSONL log after verifying it; a log that fails is refused with the seq
     and reason. The game keeps its id, hashes and times; the importer gets new tokens."""
+    require_operator()
     request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+    limit = current_app.config["IMPORT_MAX_EVENTS"]
     if request.mimetype == NDJSON:
-        return import_log(referee(), request.get_data()), 201
+        return import_log(referee(), request.get_data(), max_events=limit), 201
     body = _json_body()
-    return import_log(referee(), body["log"].encode("utf-8"), body.get("seed")), 201
+    return import_log(
+        referee(), body["log"].encode("utf-8"), body.get("seed"), max_events=limit
+    ), 201
 
 
 def _json_body() -> dict:

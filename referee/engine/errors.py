@@ -61,6 +61,13 @@ class RuleViolation(RefereeError):
     default_code = "rule/violation"
 
 
+class TooLarge(RefereeError):
+    """More than the host takes in one request (bytes, events)."""
+
+    status = 413
+    default_code = "request/too_large"
+
+
 class Busy(RefereeError):
     """The store could not take the write in time (another writer holds it): nothing was
     written; the client may send the same request again after `retry_after` seconds."""
