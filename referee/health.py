@@ -3,6 +3,7 @@ ready: the database takes writes, the broker answers, a worker swept the rounds 
 and no round waits long past its deadline."""
 
 import time
+from functools import lru_cache
 from typing import Any
 
 import redis
@@ -15,9 +16,11 @@ SWEEP_KEY = "referee:sweep:last"  # unix seconds of the last sweep a worker ran
 PROBE_SECONDS = 1.0  # how long a readiness probe waits on the broker
 
 
+@lru_cache(maxsize=8)
 def broker_client(url: str, *, timeout: float = PROBE_SECONDS) -> redis.Redis:
     """A Redis client for a broker URL (`redis+socket://PATH` is kombu's unix socket),
-    that gives up after `timeout` seconds and never retries."""
+    that gives up after `timeout` seconds and never retries; one per URL, its pool of
+    connections kept between sweeps and probes (a forked process opens its own)."""
     options: dict[str, Any] = {
         "socket_timeout": timeout,
         "socket_connect_timeout": timeout,

@@ -6,12 +6,9 @@ from typing import Any
 
 import orjson
 
-from referee.engine.canonical import canonical
+from referee.engine.canonical import MAX_DEPTH, canonical, depth, shape
 
 Event = dict[str, Any]
-# no event the referee writes nests deeper than a dozen levels; a deeper line is refused
-# before anything (hashing, the rules) walks it
-MAX_DEPTH = 64
 
 
 class LogLineError(ValueError):
@@ -66,28 +63,6 @@ def _stdlib_event(line: bytes, number: int) -> Any:
 
 def _not_a_number(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
-
-
-def depth(value: Any) -> int:
-    """How deeply arrays and objects nest in a JSON value (a scalar: 0)."""
-    return shape(value)[0]
-
-
-def shape(value: Any) -> tuple[int, bool]:
-    """(how deeply arrays and objects nest, whether a fraction is anywhere in it),
-    counted without recursion."""
-    if not isinstance(value, dict | list):
-        return 0, isinstance(value, float)
-    deepest, fraction, todo = 1, False, [(value, 1)]
-    while todo:
-        node, level = todo.pop()
-        deepest = max(deepest, level)
-        for child in node.values() if isinstance(node, dict) else node:
-            if isinstance(child, dict | list):
-                todo.append((child, level + 1))
-            elif isinstance(child, float):
-                fraction = True
-    return deepest, fraction
 
 
 def _too_deep(number: int) -> str:

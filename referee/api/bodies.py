@@ -7,9 +7,7 @@ from flask import Request
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
-from ..engine.canonical import canonical
-
-MAX_DEPTH = 64
+from ..engine.canonical import MAX_DEPTH, canonical, depth
 
 
 def _refuse_constant(name: str) -> Any:
@@ -29,20 +27,6 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise ValueError(f"the key {key!r} appears twice in one object")
         seen.add(key)
     return dict(pairs)
-
-
-def depth(value: Any) -> int:
-    """How deeply arrays and objects nest in a JSON value, counted without recursion."""
-    level, count = [value], 0
-    while level:
-        count += 1
-        level = [
-            child
-            for node in level
-            if isinstance(node, dict | list)
-            for child in (node.values() if isinstance(node, dict) else node)
-        ]
-    return count
 
 
 class CanonicalJsonParser(FlaskParser):

@@ -34,6 +34,34 @@ def digest(value: object) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
+# no event or body the referee takes nests deeper than a dozen levels; a deeper one is
+# refused before anything (hashing, the rules) walks it: orjson encodes 254 levels at
+# most, and the standard library's encoder recurses
+MAX_DEPTH = 64
+
+
+def depth(value: Any) -> int:
+    """How deeply arrays and objects nest in a JSON value (a scalar: 0)."""
+    return shape(value)[0]
+
+
+def shape(value: Any) -> tuple[int, bool]:
+    """(how deeply arrays and objects nest, whether a fraction is anywhere in it),
+    counted without recursion."""
+    if not isinstance(value, dict | list):
+        return 0, isinstance(value, float)
+    deepest, fraction, todo = 1, False, [(value, 1)]
+    while todo:
+        node, level = todo.pop()
+        deepest = max(deepest, level)
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, dict | list):
+                todo.append((child, level + 1))
+            elif isinstance(child, float):
+                fraction = True
+    return deepest, fraction
+
+
 def sha256_hex(data: bytes) -> str:
     """Hex SHA-256 of raw bytes."""
     return hashlib.sha256(data).hexdigest()

@@ -343,7 +343,8 @@ class EventStore:
 
     def save_snapshot(self, game_id: str, seq: int, state: Any, state_hash: str) -> None:
         """Cache a folded state (a cache only: it is checked against the log on read).
-        Skipped when the store is busy: a read never waits on, or fails for, a cache."""
+        Skipped when the store stays busy past `busy_seconds`: a read never fails for a
+        cache (it may wait that long for one)."""
         row = (game_id, seq, canonical(state).decode("utf-8"), state_hash)
         try:
             with self.transaction() as conn:
