@@ -19,7 +19,9 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    # Swagger UI's scripts and styles from the installed swagger-ui-bundle, served here
+    # (api.SWAGGER_ASSETS): the docs page works offline
+    "OPENAPI_SWAGGER_UI_URL": "/docs/assets/",
     "STORE_BUSY_SECONDS": 5.0,  # a write waits this long for the lock, then 503 store/busy
     "MAX_CONTENT_LENGTH": 1 << 20,
     "IMPORT_MAX_BYTES": 64 << 20,  # a log of some 100,000 events

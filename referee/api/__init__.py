@@ -1,7 +1,8 @@
 """The HTTP API: flask-smorest blueprints, one per noun, and JSON errors everywhere."""
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, send_from_directory
 from flask_smorest import Api
+from swagger_ui_bundle import swagger_ui_path
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
@@ -72,6 +73,13 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(rulesets.bp)
     api.register_blueprint(health.bp)
     app.register_error_handler(RefereeError, _referee_error)
+    app.add_url_rule("/docs/assets/<path:name>", "swagger_assets", _swagger_asset)
+
+
+def _swagger_asset(name: str):
+    """A file of Swagger UI, from the swagger-ui-bundle package (no CDN: /docs works
+    offline)."""
+    return send_from_directory(str(swagger_ui_path), name, max_age=86400)
 
 
 def _referee_error(error: RefereeError):

@@ -2,6 +2,7 @@
 names, one value per key, and the same 403 for every command a sender may not send."""
 
 import json
+import re
 
 import pytest
 
@@ -130,3 +131,20 @@ def test_no_one_but_the_referee_resolves_a_round(client, rounds_game, who):
     )
     assert answer.status_code == 403
     assert answer.get_json()["error"]["code"] == "auth/referee_only"
+
+
+def test_the_api_docs_page_loads_everything_from_this_server(client):
+    page = client.get("/docs")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "http://" not in html and "https://" not in html  # no CDN: works offline
+    assets = re.findall(r'(?:src|href)="(/docs/assets/[^"]+)"', html)
+    assert {a.rsplit("/", 1)[1] for a in assets} >= {
+        "swagger-ui.css",
+        "swagger-ui-bundle.js",
+        "swagger-ui-standalone-preset.js",
+    }
+    for asset in assets:
+        answer = client.get(asset)
+        assert answer.status_code == 200 and len(answer.data) > 10_000, asset
+    assert client.get("/docs/assets/../app.py").status_code == 404
