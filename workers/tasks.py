@@ -1,5 +1,7 @@
 """Tasks: short shells around the service; each is safe to run twice or concurrently."""
 
+import logging
+
 from celery import shared_task
 from flask import current_app
 
@@ -9,11 +11,16 @@ from referee.health import record_sweep
 from replays.log import LogLineError, parse
 from replays.verify import Report, verify_bytes, verify_events
 
+log = logging.getLogger("referee.rounds")
+
 
 @shared_task(name="referee.resolve_round")
 def resolve_round(game_id: str, round_number: int) -> str:
     """Resolve a round if it is still open and due; `resolved` or why not."""
-    return current_app.extensions["referee"].resolve_round(game_id, round_number)
+    outcome = current_app.extensions["referee"].resolve_round(game_id, round_number)
+    if outcome == "resolved":
+        log.info("game %s: round %d resolved", game_id, round_number)
+    return outcome
 
 
 @shared_task(name="referee.sweep_rounds")
@@ -23,6 +30,8 @@ def sweep_rounds() -> int:
     due = referee.due_rounds()
     for game_id, round_number in due:
         resolve_round.delay(game_id, round_number)
+    if due:  # a sweep that finds nothing says nothing
+        log.info("sweep: %d round(s) due, sent to be resolved", len(due))
     broker = current_app.config.get("REDIS_URL")
     if broker:  # readiness asks when a worker last swept
         record_sweep(broker, referee.clock())

@@ -1,11 +1,14 @@
 """The `referee` command: serve, worker, bot-play; `replay` and its subcommands in .replay."""
 
+import fcntl
 import json
+import logging
 import os
 import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.progress import track
@@ -13,10 +16,13 @@ from rich.progress import track
 from .. import games  # noqa: F401  (registers the rulesets)
 from ..engine import registry
 from ..engine.errors import RefereeError
+from ..server import Settings
 from .dispute import diff, dispute
 from .replay import replay
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
+LOG_LEVELS = ["debug", "info", "warning", "error"]
+_HELD: list[Any] = []  # lock files held open while this process runs
 BOT_EPOCH = 946_684_800  # 2000-01-01T00:00:00Z, where the bots' logical clock starts
 
 
@@ -26,24 +32,74 @@ def main() -> None:
     """referee: an event-sourced referee for horse-racing games."""
 
 
+def web_options(function):
+    """The options of the HTTP server, shared by `serve` and `web`."""
+    for option in reversed(
+        [
+            click.option(
+                "--host",
+                default=lambda: os.environ.get("REFEREE_HOST", "127.0.0.1"),
+                show_default="127.0.0.1 or $REFEREE_HOST",
+            ),
+            click.option(
+                "--port",
+                type=int,
+                default=lambda: int(os.environ.get("REFEREE_PORT", "5000")),
+                show_default="5000 or $REFEREE_PORT",
+            ),
+            click.option(
+                "--db",
+                default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
+                show_default="var/referee.db or $REFEREE_DB",
+                help="SQLite file of the event store.",
+            ),
+            click.option(
+                "--processes",
+                type=click.IntRange(1),
+                default=Settings.processes,
+                show_default=True,
+                help="Web server processes.",
+            ),
+            click.option(
+                "--threads",
+                type=click.IntRange(1),
+                default=Settings.threads,
+                show_default=True,
+                help="Threads per web process: requests and live streams it holds at once.",
+            ),
+            click.option(
+                "--timeout",
+                type=click.IntRange(1),
+                default=Settings.timeout,
+                show_default=True,
+                help="Seconds before a web process that stops answering is replaced.",
+            ),
+            click.option(
+                "--log-level",
+                type=click.Choice(LOG_LEVELS),
+                default="info",
+                show_default=True,
+                help="info: one line per thing that matters and an access log; debug: all.",
+            ),
+        ]
+    ):
+        function = option(function)
+    return function
+
+
+def settings_of(host: str, port: int, processes: int, threads: int, timeout: int, level: str):
+    return Settings(
+        host=host,
+        port=port,
+        processes=processes,
+        threads=threads,
+        timeout=timeout,
+        loglevel=level,
+    )
+
+
 @main.command()
-@click.option(
-    "--host",
-    default=lambda: os.environ.get("REFEREE_HOST", "127.0.0.1"),
-    show_default="127.0.0.1 or $REFEREE_HOST",
-)
-@click.option(
-    "--port",
-    type=int,
-    default=lambda: int(os.environ.get("REFEREE_PORT", "5000")),
-    show_default="5000 or $REFEREE_PORT",
-)
-@click.option(
-    "--db",
-    default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
-    show_default="var/referee.db or $REFEREE_DB",
-    help="SQLite file of the event store.",
-)
+@web_options
 @click.option(
     "--redis-url",
     default=lambda: os.environ.get("REDIS_URL"),
@@ -58,19 +114,81 @@ def main() -> None:
     show_default=True,
     help="Celery worker processes to start beside the API.",
 )
-def serve(host: str, port: int, db: str, redis_url: str | None, worker_count: int) -> None:
-    """Serve the HTTP API with a Redis broker and a worker (embedded by default)."""
+def serve(
+    host: str,
+    port: int,
+    db: str,
+    processes: int,
+    threads: int,
+    timeout: int,
+    log_level: str,
+    redis_url: str | None,
+    worker_count: int,
+) -> None:
+    """Serve the HTTP API with a Redis broker, workers and the sweeper (embedded by
+    default), restarting any of them that dies."""
     from .. import embedded
-    from ..app import create_app
+    from ..store import EventStore
+    from ..supervisor import Supervisor
 
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # so the children are stopped
+    logging.basicConfig(
+        level=log_level.upper(), format="[%(asctime)s] [%(levelname)s] %(name)s: %(message)s"
+    )
     var_dir = Path(db).resolve().parent
-    with embedded.redis_url(var_dir, redis_url) as broker:
-        with embedded.workers(worker_count, broker=broker, db=db):
-            app = create_app({"REFEREE_DB": db, "REDIS_URL": broker})
-            click.echo(f"referee: store {db}; broker {broker}; {worker_count} worker(s)")
-            click.echo(f"referee: API on http://{host}:{port} (docs at /docs)")
-            app.run(host=host, port=port, threaded=True, use_reloader=False)
+    var_dir.mkdir(parents=True, exist_ok=True)
+    _one_serve_per_database(db)
+    EventStore(db)  # the tables, made once before the processes that share them start
+    redis_child = None
+    if not redis_url:
+        socket = embedded.redis_socket(var_dir)
+        redis_child = embedded.redis_child(var_dir, socket)
+        redis_url = f"redis+socket://{socket}"
+    web = [sys.executable, "-m", "referee", "web", "--db", db, "--host", host, "--port", str(port)]
+    web += ["--processes", str(processes), "--threads", str(threads)]
+    web += ["--timeout", str(timeout), "--log-level", log_level]
+    supervisor = Supervisor(
+        embedded.served_children(
+            db=db,
+            broker=redis_url,
+            web=web,
+            workers=worker_count,
+            loglevel=log_level.upper(),
+            redis_child=redis_child,
+        )
+    )
+    signal.signal(signal.SIGTERM, lambda *_: setattr(supervisor, "stopping", True))
+    signal.signal(signal.SIGINT, lambda *_: setattr(supervisor, "stopping", True))
+    try:
+        supervisor.start()
+        click.echo(f"referee: store {db}; broker {redis_url}; {worker_count} worker process(es)")
+        click.echo(f"referee: API on http://{host}:{port} (docs at /docs)")
+        supervisor.run()
+    finally:
+        supervisor.stop()
+
+
+def _one_serve_per_database(db: str) -> None:
+    """Hold `<database>.serve.lock` for as long as this process runs (the kernel lets go
+    when it ends, however it ends); refuse to start if another `referee serve` holds it."""
+    path = Path(db).resolve()
+    lock = path.with_name(path.name + ".serve.lock").open("a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise click.ClickException(f"another `referee serve` is running on {path}") from None
+    _HELD.append(lock)
+
+
+@main.command()
+@web_options
+def web(
+    host: str, port: int, db: str, processes: int, threads: int, timeout: int, log_level: str
+) -> None:
+    """Serve the HTTP API alone (gunicorn): Redis and the workers run elsewhere (REDIS_URL)."""
+    from ..server import serve as serve_http
+
+    os.environ["REFEREE_DB"] = db
+    serve_http(settings_of(host, port, processes, threads, timeout, log_level))
 
 
 @main.command()

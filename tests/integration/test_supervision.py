@@ -1,0 +1,273 @@
+"""`referee serve` as an operator leaves it running: each child it starts (the embedded
+Redis, the worker, the beat) killed with SIGKILL comes back and overdue rounds still
+resolve; `referee serve` itself killed leaves no process behind and loses no command it
+acknowledged; one database is served by one `referee serve` and swept by one beat.
+
+Everything is real: the `referee serve` command, its processes, a SQLite file. Nothing
+waits on a timer: each step waits for what it needs (a pid gone, a round resolved), and
+the bounds are only there to fail."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from referee.service import Referee
+from referee.store import EventStore
+from replays.log import parse
+from replays.verify import verify_events
+
+pytestmark = pytest.mark.xdist_group("supervision")
+
+REFEREE = Path(sys.executable).parent / "referee"
+BOUND = 120.0  # seconds; a test that passes never waits them out
+HOUR = 3600
+NINE = [f"p{i}" for i in range(9)]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def processes() -> dict[int, tuple[int, str]]:
+    """Every process: pid -> (parent pid, command line)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue  # it ended while being read
+        found[int(entry.name)] = (int(stat.rsplit(")", 1)[1].split()[1]), line)
+    return found
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """The processes below `pid`: pid -> command line."""
+    table = processes()
+    below: dict[int, str] = {}
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, line) in table.items():
+            if ppid == parent and child not in below:
+                below[child] = line
+                frontier.append(child)
+    return below
+
+
+def child_pid(served: "Served", name: str) -> int:
+    """The pid of the supervisor's direct child called `name` (redis, web, worker, beat)."""
+    marks = {"redis": "redis-server", "web": " web ", "worker": " worker ", "beat": " beat "}
+    table = processes()
+    for pid, (ppid, line) in table.items():
+        if ppid == served.process.pid and marks[name] in line:
+            return pid
+    raise AssertionError(f"no {name} under referee serve: {descendants(served.process.pid)}")
+
+
+def wait_for(what, done, *, bound: float = BOUND):
+    give_up = time.monotonic() + bound
+    while True:
+        answer = what()
+        if done(answer):
+            return answer
+        assert time.monotonic() < give_up, f"still {answer!r}"
+        time.sleep(0.05)
+
+
+def http(port: int, method: str, path: str, body=None, token=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=BOUND) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+class Served:
+    """A running `referee serve` on a database of its own, its output in serve.log."""
+
+    def __init__(self, where: Path) -> None:
+        self.where, self.db = where, where / "var" / "referee.db"
+        self.port = free_port()
+        self.output = (where / "serve.log").open("ab")
+        env = {**os.environ, "REFEREE_SWEEP_SECONDS": "1"}
+        env.pop("REFEREE_DB", None)
+        command = [str(REFEREE), "serve", "--port", str(self.port), "--db", str(self.db)]
+        self.process = subprocess.Popen(
+            [*command, "--processes", "1", "--threads", "16"],
+            cwd=where,
+            env=env,
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
+        )
+        wait_for(self.ready, bool)
+
+    def ready(self) -> bool:
+        assert self.process.poll() is None, (self.where / "serve.log").read_text()
+        try:
+            return http(self.port, "GET", "/readyz")[0] == 200
+        except OSError:
+            return False
+
+    def log(self) -> str:
+        return (self.where / "serve.log").read_text()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=BOUND)
+        self.output.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    serving = Served(tmp_path)
+    yield serving
+    serving.stop()
+
+
+def overdue_game(db: Path, name: str) -> str:
+    """A nine-seat game in rounds whose one-hour round 0 ended an hour ago (created by a
+    Referee whose clock is two hours back): the sweeper must find it."""
+    referee = Referee(EventStore(db), clock=lambda: int(time.time()) - 2 * HOUR)
+    options = {"round_seconds": HOUR, "first_round_seconds": HOUR}
+    return referee.create_game("blackout-middle", NINE, options, name)["game_id"]
+
+
+def round_zero_resolved(db: Path, game_id: str) -> int:
+    events = EventStore(db).events(game_id)
+    return sum(e["type"] == "OrdersCounted" and e["payload"]["round"] == 0 for e in events)
+
+
+@pytest.mark.parametrize("name", ["worker", "beat", "redis"])
+def test_a_killed_child_comes_back_and_an_overdue_round_still_resolves(served, name):
+    doomed = child_pid(served, name)
+    killed = time.monotonic()
+    os.kill(doomed, signal.SIGKILL)
+    game_id = overdue_game(served.db, f"killed-{name}")
+    wait_for(lambda: round_zero_resolved(served.db, game_id), bool)
+    took = time.monotonic() - killed
+    assert child_pid(served, name) != doomed
+    assert f"{name} (pid {doomed}) was killed by SIGKILL; restarting in 0.5 s" in served.log()
+    assert round_zero_resolved(served.db, game_id) == 1
+    wait_for(served.ready, bool)
+    print(f"{name} killed -> overdue round resolved in {took:.1f} s")
+
+
+def test_readiness_goes_red_while_redis_does_not_answer_and_green_after(served):
+    stopped = child_pid(served, "redis")
+    os.kill(stopped, signal.SIGSTOP)  # alive but silent: nothing to restart, the probe fails
+    try:
+        status, body = wait_for(
+            lambda: http(served.port, "GET", "/readyz"), lambda answer: answer[0] == 503
+        )
+        assert body["status"] == "not_ready" and body["checks"]["broker"]["ok"] is False
+    finally:
+        os.kill(stopped, signal.SIGCONT)
+    wait_for(served.ready, bool)
+
+
+def test_serve_killed_while_seats_play_leaves_no_process_and_loses_nothing(tmp_path):
+    serving = Served(tmp_path)
+    created = http(
+        serving.port,
+        "POST",
+        "/games",
+        {"ruleset": "galloping-horse", "players": ["N", "E", "S", "W"], "seed": "kill-9"},
+    )[1]
+    game_id, tokens = created["game_id"], [seat["token"] for seat in created["seats"]]
+    acknowledged: list[int] = []
+    playing = threading.Thread(
+        target=play, args=(serving.port, game_id, tokens, acknowledged), daemon=True
+    )
+    playing.start()
+    wait_for(lambda: len(acknowledged), lambda n: n >= 10)
+    below = descendants(serving.process.pid)
+    assert len(below) >= 5  # redis, web and its process, worker and its pool child, beat
+    serving.process.kill()
+    serving.process.wait()
+    wait_for(lambda: set(below) & set(processes()), lambda left: not left)
+    playing.join(timeout=BOUND)
+    serving.output.close()
+
+    events = EventStore(serving.db).events(game_id)
+    assert set(acknowledged) <= {e["seq"] for e in events}
+    again = Served(tmp_path)  # the same database, served again: the game goes on
+    try:
+        status, shown = http(again.port, "GET", f"/games/{game_id}")
+        assert status == 200 and shown["version"] == len(events) >= max(acknowledged)
+    finally:
+        again.stop()
+    log = EventStore(serving.db).log_lines(game_id)
+    assert verify_events(parse(log), seed="kill-9").valid
+
+
+def play(port: int, game_id: str, tokens: list[str], acknowledged: list[int]) -> None:
+    """Seats play their first legal move until the server stops answering; the seq of
+    every command it acknowledged goes in `acknowledged`."""
+    try:
+        while True:
+            shown = http(port, "GET", f"/games/{game_id}")[1]
+            seat = shown["to_move"][0]
+            own = http(port, "GET", f"/games/{game_id}", token=tokens[seat])[1]
+            status, result = http(
+                port, "POST", f"/games/{game_id}/commands", own["legal"][0], tokens[seat]
+            )
+            if status == 201:
+                acknowledged.append(result["version"])
+    except (OSError, KeyError, IndexError, ValueError):
+        return  # the server is gone
+
+
+def test_a_second_serve_on_the_same_database_is_refused(served):
+    second = subprocess.run(
+        [str(REFEREE), "serve", "--port", str(free_port()), "--db", str(served.db)],
+        capture_output=True,
+        text=True,
+        timeout=BOUND,
+    )
+    assert second.returncode == 1
+    assert f"another `referee serve` is running on {served.db}" in second.stderr
+
+
+def test_a_second_beat_on_the_same_database_waits_as_a_standby(served):
+    env = {**os.environ, "REFEREE_DB": str(served.db), "REDIS_URL": redis_url(served)}
+    command = [sys.executable, "-m", "celery", "-A", "workers.worker", "beat"]
+    standby = subprocess.Popen(
+        [*command, "--schedule", str(served.where / "standby-schedule")],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        waiting = wait_for(standby.stderr.readline, lambda line: "another beat" in line or not line)
+        assert "this one waits until it stops" in waiting
+        os.kill(child_pid(served, "beat"), signal.SIGKILL)
+        taken = wait_for(standby.stderr.readline, lambda line: "sweeps" in line or not line)
+        assert "the other beat stopped; this one sweeps" in taken
+    finally:
+        standby.kill()
+        standby.wait()
+
+
+def redis_url(served: Served) -> str:
+    return f"redis+socket://{served.db.parent / 'redis.sock'}"
