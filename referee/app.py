@@ -6,6 +6,7 @@ from typing import Any
 from flask import Flask
 
 from . import api, games  # noqa: F401  (games registers the rulesets)
+from .live import Herald, Hub
 from .service import Referee
 from .store import EventStore
 
@@ -28,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "IMPORT_MAX_EVENTS": 100_000,
     # when set, creating and importing games take `X-Operator-Key: <key>` (docs/deployment.md)
     "OPERATOR_KEY": None,
+    "STREAM_WAKE": 15.0,  # seconds: a live stream's keep-alive, and its look at the store
 }
 
 
@@ -41,10 +43,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
     if "REFEREE_SWEEP_SECONDS" in os.environ:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
+    if "REFEREE_STREAM_WAKE" in os.environ:
+        app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
     if test_config:
         app.config.from_mapping(test_config)
     store = EventStore(app.config["REFEREE_DB"], busy_seconds=app.config["STORE_BUSY_SECONDS"])
-    app.extensions["referee"] = Referee(store, snapshot_every=app.config["SNAPSHOT_EVERY"])
+    herald = Herald(Hub(), app.config.get("REDIS_URL") or None)
+    app.extensions["referee"] = Referee(
+        store, snapshot_every=app.config["SNAPSHOT_EVERY"], herald=herald
+    )
     api.init_app(app)
     if app.config.get("REDIS_URL"):
         from workers.celery_app import celery_init_app

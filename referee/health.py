@@ -17,15 +17,18 @@ PROBE_SECONDS = 1.0  # how long a readiness probe waits on the broker
 
 
 @lru_cache(maxsize=8)
-def broker_client(url: str, *, timeout: float = PROBE_SECONDS) -> redis.Redis:
+def broker_client(url: str, *, timeout: float | None = PROBE_SECONDS) -> redis.Redis:
     """A Redis client for a broker URL (`redis+socket://PATH` is kombu's unix socket),
-    that gives up after `timeout` seconds and never retries; one per URL, its pool of
-    connections kept between sweeps and probes (a forked process opens its own)."""
+    that gives up after `timeout` seconds (None: a listener's, that waits) and never
+    retries; one per URL, its pool of connections kept between sweeps and probes (a
+    forked process opens its own)."""
     options: dict[str, Any] = {
         "socket_timeout": timeout,
-        "socket_connect_timeout": timeout,
+        "socket_connect_timeout": timeout or PROBE_SECONDS,
         "retry": Retry(NoBackoff(), 0),
     }
+    if timeout is None:  # a connection that waits is pinged, so a dead one is noticed
+        options["health_check_interval"] = 30
     if url.startswith("redis+socket://"):
         return redis.Redis(unix_socket_path=url.removeprefix("redis+socket://"), **options)
     return redis.Redis.from_url(url, **options)

@@ -19,6 +19,7 @@ from .engine import game, rounds
 from .engine.canonical import digest
 from .engine.errors import BadRequest, Conflict, Forbidden, RuleViolation, Unauthorized
 from .engine.events import MODERATOR, REFEREE
+from .live import Herald, Hub
 from .names import name_problem
 from .store import EventStore, IdempotentReplay
 
@@ -101,11 +102,13 @@ class Referee:
         snapshot_every: int = 100,
         clock: Callable[[], int] = wall_seconds,
         scheduler: Scheduler | None = None,
+        herald: Herald | None = None,
     ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
         self.clock = clock
         self.scheduler = scheduler
+        self.herald = herald or Herald(Hub())  # tells live streams a log grew
         self.latest = LatestStates()
 
     def create_game(
@@ -252,6 +255,7 @@ class Referee:
                     raise
                 continue
             self.latest.put(run.game_id, after)
+            self.herald.announce(run.game_id, after["seq"])
             self._maybe_snapshot(run.game_id, state["seq"], after)
             self.schedule(run.game_id, records, due)
             self._forked(prepared)
@@ -279,6 +283,7 @@ class Referee:
         if fork is None or prepared.fork_state is None:
             return
         self.latest.put(fork.game_id, prepared.fork_state)
+        self.herald.announce(fork.game_id, prepared.fork_state["seq"])
         # a new game: its round's deadline may come from a RoundOpened among the shared events
         self.schedule(fork.game_id, [*fork.copied, *fork.records], fork.due)
 

@@ -1,6 +1,7 @@
 """Games: create, view, command, stream events, export the log."""
 
 import hmac
+import json
 
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
@@ -18,7 +19,7 @@ from schemas import (
 )
 
 from ..engine.disputes import STAMPED
-from ..engine.errors import BadRequest, Forbidden, Unauthorized
+from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
 from ..service import Referee
 from .bodies import CanonicalJsonParser
 
@@ -133,6 +134,50 @@ def get_events(query, game_id: str):
     """The events after seq `after`, redacted for the caller."""
     viewer = referee().viewer(game_id, bearer_token())
     return referee().events(game_id, viewer, after=query["after"])
+
+
+@bp.route("/<game_id:game_id>/stream")
+@bp.arguments(EventsQuerySchema, location="query", error_status_code=400)
+@bp.response(200, content_type="text/event-stream")
+@_document_errors
+def stream_events(query, game_id: str):
+    """The events after seq `after` (or the Last-Event-ID header) as server-sent events,
+    redacted for the caller, then each new one as it is appended; a comment line every
+    15 s keeps the stream open. Event `event`, id the seq, data the event's JSON."""
+    token = bearer_token()
+    service = referee()
+    viewer = service.viewer(game_id, token)
+    after = max(query["after"], last_event_id())
+    service.events(game_id, viewer, after=after)  # a game that is not there: 404 now
+    wake = current_app.config["STREAM_WAKE"]
+    service.herald.start()  # this process listens for news from the others
+    return Response(
+        live_events(service, game_id, token, after, wake),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+def last_event_id() -> int:
+    """The seq an EventSource that reconnects says it saw (0 if none, or not a seq)."""
+    text = request.headers.get("Last-Event-ID", "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else 0
+
+
+def live_events(service: Referee, game_id: str, token: str | None, after: int, wake: float):
+    """Lines of server-sent events, until the client goes or the token stops counting
+    (a replaced player's stream ends: it must not see the seat's next secrets)."""
+    yield "retry: 3000\n\n"
+    while True:
+        try:
+            viewer = service.viewer(game_id, token)
+        except RefereeError:
+            return
+        for event in service.events(game_id, viewer, after=after)["events"]:
+            after = event["seq"]
+            yield f"id: {after}\nevent: event\ndata: {json.dumps(event)}\n\n"
+        if not service.herald.hub.wait(game_id, after, wake):
+            yield ": keep-alive\n\n"
 
 
 @bp.route("/<game_id:game_id>/log")

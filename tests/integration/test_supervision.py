@@ -17,6 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from http.client import HTTPConnection
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ REFEREE = Path(sys.executable).parent / "referee"
 BOUND = 120.0  # seconds; a test that passes never waits them out
 HOUR = 3600
 NINE = [f"p{i}" for i in range(9)]
+NO_ORDERS = {"ability": None, "spectate": None, "bets": {}}
 
 
 def free_port() -> int:
@@ -105,15 +107,15 @@ def http(port: int, method: str, path: str, body=None, token=None):
 class Served:
     """A running `referee serve` on a database of its own, its output in serve.log."""
 
-    def __init__(self, where: Path) -> None:
+    def __init__(self, where: Path, *, processes: int = 1, env: dict | None = None) -> None:
         self.where, self.db = where, where / "var" / "referee.db"
         self.port = free_port()
         self.output = (where / "serve.log").open("ab")
-        env = {**os.environ, "REFEREE_SWEEP_SECONDS": "1"}
+        env = {**os.environ, "REFEREE_SWEEP_SECONDS": "1", **(env or {})}
         env.pop("REFEREE_DB", None)
         command = [str(REFEREE), "serve", "--port", str(self.port), "--db", str(self.db)]
         self.process = subprocess.Popen(
-            [*command, "--processes", "1", "--threads", "16"],
+            [*command, "--processes", str(processes), "--threads", "16"],
             cwd=where,
             env=env,
             stdout=self.output,
@@ -158,7 +160,7 @@ def round_zero_resolved(db: Path, game_id: str) -> int:
     return sum(e["type"] == "OrdersCounted" and e["payload"]["round"] == 0 for e in events)
 
 
-@pytest.mark.parametrize("name", ["worker", "beat", "redis"])
+@pytest.mark.parametrize("name", ["worker", "beat", "redis", "web"])
 def test_a_killed_child_comes_back_and_an_overdue_round_still_resolves(served, name):
     doomed = child_pid(served, name)
     killed = time.monotonic()
@@ -271,3 +273,68 @@ def test_a_second_beat_on_the_same_database_waits_as_a_standby(served):
 
 def redis_url(served: Served) -> str:
     return f"redis+socket://{served.db.parent / 'redis.sock'}"
+
+
+class Stream:
+    """A server-sent event stream read line by line over a real connection."""
+
+    def __init__(self, port: int, path: str) -> None:
+        self.connection = HTTPConnection("127.0.0.1", port, timeout=BOUND)
+        self.connection.request("GET", path)
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type").startswith("text/event-stream")
+
+    def next_event(self) -> dict:
+        data = None
+        while True:
+            line = self.response.fp.readline().decode()
+            assert line, "the stream ended"
+            if line.startswith("data: "):
+                data = json.loads(line[6:])
+            elif line == "\n" and data is not None:
+                return data
+
+    def until(self, done) -> dict:
+        while not done(event := self.next_event()):
+            pass
+        return event
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def test_news_reaches_streams_held_by_every_process_from_the_web_and_the_worker(tmp_path):
+    """Two web processes and a worker, streams that only wake on news (their keep-alive
+    set to an hour): a moderator's announcement, then a round the worker resolves, reach
+    every stream."""
+    serving = Served(tmp_path, processes=2, env={"REFEREE_STREAM_WAKE": "3600"})
+    streams: list[Stream] = []
+    try:
+        options = {"round_seconds": HOUR, "first_round_seconds": HOUR}
+        body = {"ruleset": "blackout-middle", "players": ["ann", "bob", "cat"], "options": options}
+        created = http(serving.port, "POST", "/games", body)[1]
+        game_id = created["game_id"]
+        version = http(serving.port, "GET", f"/games/{game_id}")[1]["version"]
+        for _ in range(6):
+            stream = Stream(serving.port, f"/games/{game_id}/stream")
+            stream.until(lambda event: event["seq"] == version)  # caught up
+            streams.append(stream)
+
+        moderator = created["moderator_token"]
+        said = {"type": "announce", "text": "Round 0 is open"}
+        assert http(serving.port, "POST", f"/games/{game_id}/commands", said, moderator)[0] == 201
+        for stream in streams:
+            assert stream.next_event()["seq"] == version + 1
+
+        orders = {"type": "submit_orders", "round": 0, "orders": NO_ORDERS}
+        for seat in created["seats"]:
+            sent = http(serving.port, "POST", f"/games/{game_id}/commands", orders, seat["token"])
+            assert sent[0] == 201, sent
+        for stream in streams:  # appended by the worker, in a process of its own
+            counted = stream.until(lambda event: event.get("type") == "OrdersCounted")
+            assert counted["payload"]["round"] == 0
+    finally:
+        for stream in streams:
+            stream.close()
+        serving.stop()
