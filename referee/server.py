@@ -42,6 +42,7 @@ class Settings:
     timeout: int = 30  # a request, and a process that stops answering its parent
     keepalive: int = 5  # seconds an idle connection is kept
     loglevel: str = "info"
+    accesslog: bool = True
 
 
 def options(settings: Settings) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def options(settings: Settings) -> dict[str, Any]:
         "graceful_timeout": 10,
         "keepalive": settings.keepalive,
         "limit_request_line": 8190,
-        "accesslog": "-",
+        "accesslog": "-" if settings.accesslog else None,
         "access_log_format": ACCESS_FORMAT,
         "errorlog": "-",
         "loglevel": settings.loglevel,
@@ -70,8 +71,9 @@ def options(settings: Settings) -> dict[str, Any]:
 class Server(BaseApplication):
     """gunicorn serving create_app() (REFEREE_DB and REDIS_URL from the environment)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, app: Any = None) -> None:
         self.settings = settings
+        self.app = app  # another WSGI app on the same settings (bench/web.py's baseline)
         super().__init__()
 
     def load_config(self) -> None:
@@ -80,6 +82,8 @@ class Server(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self) -> Any:
+        if self.app is not None:
+            return self.app
         from .app import create_app
 
         return create_app({"REDIS_URL": os.environ.get("REDIS_URL") or None})
