@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, games  # noqa: F401  (games registers the rulesets)
+from . import api, games, limits  # noqa: F401  (games registers the rulesets)
 from .live import Herald, Hub
 from .service import Referee
 from .store import EventStore
@@ -43,6 +43,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
     if "REFEREE_SWEEP_SECONDS" in os.environ:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
+    if os.environ.get("REFEREE_RATE_LIMITS", "").lower() in ("on", "1", "true", "yes"):
+        app.config["RATE_LIMITS"] = True
     if "REFEREE_STREAM_WAKE" in os.environ:
         app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
     if test_config:
@@ -53,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], herald=herald
     )
     api.init_app(app)
+    limits.init_app(app)
     if app.config.get("REDIS_URL"):
         from workers.celery_app import celery_init_app
 

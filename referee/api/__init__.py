@@ -18,6 +18,7 @@ STATUS_CODES = {
     413: "request/too_large",
     414: "request/uri_too_long",
     415: "request/unsupported_media_type",
+    429: "rate/limited",
 }
 
 

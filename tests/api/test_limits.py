@@ -64,3 +64,52 @@ def test_with_an_operator_key_seats_still_play_with_their_own_tokens(tmp_path):
 
 def test_without_an_operator_key_anyone_may_create(tmp_path):
     assert app_with(tmp_path).test_client().post("/games", json=GAME).status_code == 201
+
+
+def limited(tmp_path, **limits):
+    return app_with(tmp_path, RATE_LIMITS=True, **limits)
+
+
+def test_rate_limits_are_off_unless_the_host_turns_them_on(tmp_path):
+    client = app_with(tmp_path, RATE_LIMIT_CREATE="2 per hour").test_client()
+    assert [client.post("/games", json=GAME).status_code for _ in range(4)] == [201] * 4
+
+
+def test_creating_past_the_limit_is_429_with_retry_after_and_creates_nothing(tmp_path):
+    app = limited(tmp_path, RATE_LIMIT_CREATE="2 per hour")
+    client = app.test_client()
+    assert [client.post("/games", json=GAME).status_code for _ in range(2)] == [201, 201]
+    refused = client.post("/games", json=GAME)
+    assert refused.status_code == 429
+    assert refused.get_json()["error"]["code"] == "rate/limited"
+    assert "2 per 1 hour" in refused.get_json()["error"]["message"]
+    assert int(refused.headers["Retry-After"]) > 0
+    assert len(app.extensions["referee"].store.game_ids()) == 2
+    other = client.post("/games", json=GAME, environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert other.status_code == 201  # per client address
+
+
+def test_commands_past_the_limit_are_429_and_append_nothing(tmp_path):
+    app = limited(tmp_path, RATE_LIMIT_COMMANDS="2 per hour")
+    client = app.test_client()
+    created = client.post("/games", json=GAME).get_json()
+    game_id = created["game_id"]
+    tokens = [seat["token"] for seat in created["seats"]]
+    statuses = []
+    for _ in range(3):
+        shown = client.get(f"/games/{game_id}").get_json()
+        seat = shown["to_move"][0]
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        own = client.get(f"/games/{game_id}", headers=auth).get_json()
+        sent = client.post(f"/games/{game_id}/commands", json=own["legal"][0], headers=auth)
+        statuses.append(sent.status_code)
+    assert statuses == [201, 201, 429]
+    assert client.get(f"/games/{game_id}").get_json()["version"] == shown["version"]
+
+
+def test_imports_past_the_limit_are_429(tmp_path):
+    client = limited(tmp_path, RATE_LIMIT_IMPORT="1 per hour").test_client()
+    data = a_log()
+    assert client.post("/games/import", data=data, headers=NDJSON).status_code == 201
+    again = client.post("/games/import", data=data, headers=NDJSON)
+    assert again.status_code == 429 and again.get_json()["error"]["code"] == "rate/limited"
