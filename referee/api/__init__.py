@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from ..engine.errors import RefereeError
-from . import disputes, games, health, imports, rulesets
+from . import disputes, games, health, imports, openapi, rulesets
 
 STATUS_CODES = {
     400: "request/invalid",
@@ -73,6 +73,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(disputes.bp)
     api.register_blueprint(rulesets.bp)
     api.register_blueprint(health.bp)
+    openapi.document(api.spec)
     app.register_error_handler(RefereeError, _referee_error)
     app.add_url_rule("/docs/assets/<path:name>", "swagger_assets", _swagger_asset)
 
