@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/rounds.py
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/rulesets.py
+	$(BIN)/python bench/web.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

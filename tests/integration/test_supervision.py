@@ -338,3 +338,33 @@ def test_news_reaches_streams_held_by_every_process_from_the_web_and_the_worker(
         for stream in streams:
             stream.close()
         serving.stop()
+
+
+def raw_answer(port: int, request: bytes) -> tuple[int, dict]:
+    """Send raw bytes, read the whole answer: (status, JSON body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=BOUND) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert b"Content-Type: application/json" in head, head
+    return int(head.split()[1]), json.loads(body)
+
+
+def test_what_the_server_refuses_before_the_app_is_json_too(served):
+    long_line = b"GET /games/" + b"x" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    status, body = raw_answer(served.port, long_line)
+    assert (status, body["error"]["code"]) == (414, "request/uri_too_long")
+    huge_header = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n"
+    status, body = raw_answer(served.port, huge_header)
+    assert (status, body["error"]["code"]) == (431, "request/headers_too_large")
+    status, body = raw_answer(served.port, b"NOT A REQUEST\r\n\r\n")
+    assert status == 400 and body["error"]["code"] == "request/invalid"
+
+
+def test_the_access_log_has_one_line_per_request_and_never_a_query_string(served):
+    assert http(served.port, "GET", "/healthz?token=a-secret-token")[0] == 200
+    wait_for(served.log, lambda text: '"GET /healthz HTTP/1.1" 200' in text)
+    assert "a-secret-token" not in served.log()
+    assert "sweep" not in served.log().lower()  # the sweeps every second say nothing
