@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from http.client import HTTPConnection
+from http.client import HTTPConnection, HTTPException
 from pathlib import Path
 
 import pytest
@@ -236,7 +236,7 @@ def play(port: int, game_id: str, tokens: list[str], acknowledged: list[int]) ->
             )
             if status == 201:
                 acknowledged.append(result["version"])
-    except (OSError, KeyError, IndexError, ValueError):
+    except (OSError, HTTPException, KeyError, IndexError, ValueError):
         return  # the server is gone
 
 
