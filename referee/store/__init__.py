@@ -1,12 +1,15 @@
 """The event store on a SQLite file: append with an expected version, read, and cache."""
 
+import fcntl
 import hashlib
 import json
+import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -84,6 +87,10 @@ class EventStore:
         # version the writer expects; if another process wrote since, the unique
         # (game, seq) key refuses the insert and the entry is dropped
         self._tails: dict[str, Tail] = {}
+        # appends waiting for the write lock: the writer that takes it commits them all
+        self._waiting: list[_Append] = []
+        self._waiting_lock = threading.Lock()
+        self._writers = ProcessLock(None if self.path == ":memory:" else self.path + ".write.lock")
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         schema.create(self.db)
@@ -110,6 +117,7 @@ class EventStore:
         if not self._write_lock.acquire(timeout=self.busy_seconds):
             raise _busy()
         try:
+            self._writers.acquire(self.busy_seconds)
             _begin(conn)
             try:
                 yield conn
@@ -123,6 +131,7 @@ class EventStore:
                     raise _busy() from exc
                 raise
         finally:
+            self._writers.release()
             self._write_lock.release()
 
     # --- writing -------------------------------------------------------------------
@@ -180,38 +189,110 @@ class EventStore:
         (role -> token) are issued in it too, replacing the role's old token; `due`
         (the open round after these records) updates the index of rounds to resolve;
         `fork` is stored in the same transaction, and the game's tokens move to it.
+
+        Appends that arrive together are committed together (group commit): the first
+        writer to take the write lock runs every append waiting for it, each inside a
+        savepoint of one transaction, and commits once; each writer gets its own result
+        or error after that commit, as if it had committed alone.
         """
+        job = _Append(game_id, expected, records, idempotency, tokens, due, fork)
+        with self._waiting_lock:
+            self._waiting.append(job)
+        if not self._write_lock.acquire(timeout=self.busy_seconds):
+            with self._waiting_lock:
+                if job in self._waiting:  # no writer took it: nothing was written
+                    self._waiting.remove(job)
+                    raise _busy()
+            job.done.wait()  # a writer took it and is committing it now
+            return job.outcome()
         try:
-            with self.transaction() as conn:
-                if idempotency:  # under the write lock: a twin request that won is seen here
-                    self.check_idempotency(game_id, *idempotency[:3])
-                last, prev, since = self._tail(conn, game_id, expected)
-                if last != expected:
-                    raise Conflict(
-                        "store/version_conflict",
-                        f"the game is at version {last}, not {expected}; fetch it and resend",
-                        {"expected_version": expected, "version": last},
-                    )
-                events = self._insert(conn, game_id, last, prev, records, since)
-                if tokens:
-                    self._issue(conn, game_id, tokens)
-                self._mark_due(conn, game_id, due)
-                if fork:
-                    self._store_fork(conn, game_id, fork)
-                if idempotency:
-                    self._remember(conn, game_id, idempotency, events)
-            end = events[-1]
-            self._tails[game_id] = (end["seq"], end["hash"], end["recorded_at"])
-            return events
-        except sqlite3.IntegrityError as exc:
-            self._tails.pop(game_id, None)
-            if idempotency:
-                self.check_idempotency(game_id, idempotency[0], idempotency[1], idempotency[2])
+            if not job.done.is_set():
+                self._commit_waiting()
+        finally:
+            self._write_lock.release()
+        return job.outcome()
+
+    def _commit_waiting(self) -> None:
+        """Every waiting append in one transaction (the write lock held)."""
+        with self._waiting_lock:
+            batch, self._waiting = self._waiting, []
+        conn = self.db.conn
+        try:
+            self._writers.acquire(self.busy_seconds)
+            _begin(conn)
+            try:
+                for job in batch:
+                    self._run(conn, job)
+                if self.before_commit is not None:
+                    self.before_commit()
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                    raise _busy() from exc
+                raise
+        except BaseException as exc:  # nothing of the batch was written
+            for job in batch:
+                job.events, job.error = None, exc
+        finally:
+            self._writers.release()
+        for job in batch:
+            if job.events:
+                end = job.events[-1]
+                self._tails[job.game_id] = (end["seq"], end["hash"], end["recorded_at"])
+            job.done.set()
+
+    def _run(self, conn: sqlite3.Connection, job: "_Append") -> None:
+        """One append inside the batch's transaction, undone alone if it fails."""
+        conn.execute("SAVEPOINT append")
+        try:
+            job.events = self._append_in(conn, job)
+            conn.execute("RELEASE append")
+        except Exception as exc:  # noqa: BLE001 - the writer gets it after the commit
+            conn.execute("ROLLBACK TO append")
+            conn.execute("RELEASE append")
+            job.error = self._refusal(job, exc)
+
+    def _append_in(self, conn: sqlite3.Connection, job: "_Append") -> list[Event]:
+        game_id, expected, idempotency = job.game_id, job.expected, job.idempotency
+        if idempotency:  # under the write lock: a twin request that won is seen here
+            self.check_idempotency(game_id, *idempotency[:3])
+        last, prev, since = self._tail(conn, game_id, expected)
+        if last != expected:
             raise Conflict(
                 "store/version_conflict",
-                "another command was recorded first; fetch and resend",
-                {"expected_version": expected},
-            ) from exc
+                f"the game is at version {last}, not {expected}; fetch it and resend",
+                {"expected_version": expected, "version": last},
+            )
+        events = self._insert(conn, game_id, last, prev, job.records, since)
+        if job.tokens:
+            self._issue(conn, game_id, job.tokens)
+        self._mark_due(conn, game_id, job.due)
+        if job.fork:
+            self._store_fork(conn, game_id, job.fork)
+        if idempotency:
+            self._remember(conn, game_id, idempotency, events)
+        return events
+
+    def _refusal(self, job: "_Append", exc: Exception) -> Exception:
+        """What a failed append tells its writer: a unique-key clash is a conflict (or the
+        recorded answer of the twin request that won)."""
+        if not isinstance(exc, sqlite3.IntegrityError):
+            return exc
+        self._tails.pop(job.game_id, None)
+        if job.idempotency:
+            try:
+                self.check_idempotency(job.game_id, *job.idempotency[:3])
+            except IdempotentReplay as replay:
+                return replay
+        conflict = Conflict(
+            "store/version_conflict",
+            "another command was recorded first; fetch and resend",
+            {"expected_version": job.expected},
+        )
+        conflict.__cause__ = exc
+        return conflict
 
     def _store_fork(self, conn: sqlite3.Connection, original: str, fork: NewFork) -> None:
         self._insert_game(conn, fork.game_id, fork.ruleset, fork.seed)
@@ -419,6 +500,67 @@ class EventStore:
     def game_ids(self) -> list[str]:
         """Every stored game id, oldest first."""
         return [r[0] for r in self.db.execute("SELECT game_id FROM games ORDER BY rowid")]
+
+
+class ProcessLock:
+    """One writing process at a time, by a lock file beside the database. SQLite's own
+    busy handler sleeps 1, 2, 5, 10... ms between tries, so writers in two processes
+    leave the write lock idle between commits; a process waiting here tries again every
+    POLL seconds instead. The lock holds nothing itself: BEGIN IMMEDIATE still decides,
+    so a writer that does not take this lock (another tool) is still kept out."""
+
+    POLL = 0.0001
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._file: Any = None
+        self._pid = 0  # a forked process opens its own (a lock is per open file)
+        self._held = False
+
+    def acquire(self, seconds: float) -> None:
+        """Take the lock within `seconds`, else Busy (called under the write lock)."""
+        if self.path is None:
+            return
+        if self._file is None or self._pid != os.getpid():
+            self._file = open(self.path, "a+")  # noqa: SIM115 - held for the process's life
+            self._pid = os.getpid()
+        give_up = time.monotonic() + seconds
+        while True:
+            try:
+                fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._held = True
+                return
+            except BlockingIOError:
+                if time.monotonic() >= give_up:
+                    raise _busy() from None
+                time.sleep(self.POLL)
+
+    def release(self) -> None:
+        if self._held:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._held = False
+
+
+@dataclass(eq=False)
+class _Append:
+    """One writer's append, waiting for the group commit that runs it."""
+
+    game_id: str
+    expected: int
+    records: list[Event]
+    idempotency: tuple[str, str, str, Callable[[list[Event]], tuple[int, Any]]] | None
+    tokens: dict[str, str] | None
+    due: dict[str, Any] | None
+    fork: NewFork | None
+    events: list[Event] | None = None
+    error: BaseException | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    def outcome(self) -> list[Event]:
+        if self.error is not None:
+            raise self.error
+        assert self.events is not None
+        return self.events
 
 
 def _begin(conn: sqlite3.Connection) -> None:

@@ -1,0 +1,114 @@
+"""Group commit: appends that wait for the write lock are committed together, each in a
+savepoint of one transaction, and each writer gets its own result or error, as if it had
+committed alone. And one writing process at a time, by the lock file beside the database.
+
+The batch is made without timing: the first writer is held inside its commit (the
+store's before_commit hook waits on an event) until the others are queued."""
+
+import threading
+
+import pytest
+
+from referee.engine import game
+from referee.engine.errors import Busy, Conflict
+from referee.service import Referee
+from referee.store import EventStore
+
+SEED = "group-seed"
+BUSY = 0.2
+
+
+def first_move(referee: Referee, game_id: str):
+    state = referee.state(game_id)
+    seat = game.to_move(state)[0]
+    return state["seq"], game.execute(state, seat, game.legal(state, seat)[0], SEED)
+
+
+@pytest.fixture
+def games(tmp_path):
+    store = EventStore(tmp_path / "store.db")
+    referee = Referee(store)
+    ids = [
+        referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"]
+        for _ in range(3)
+    ]
+    return store, referee, ids
+
+
+def test_appends_queued_together_commit_once_and_fail_alone(games):
+    store, referee, (first, good, stale) = games
+    moves = {game_id: first_move(referee, game_id) for game_id in (first, good, stale)}
+    holding, release = threading.Event(), threading.Event()
+    commits = []
+
+    def before_commit():
+        commits.append(len(commits))
+        if len(commits) == 1:  # the first batch waits until the others queue
+            holding.set()
+            release.wait()
+
+    store.before_commit = before_commit
+    outcomes: dict[str, object] = {}
+
+    def append(game_id: str, expected: int) -> None:
+        try:
+            outcomes[game_id] = store.append(game_id, expected, moves[game_id][1])
+        except Conflict as refused:
+            outcomes[game_id] = refused
+
+    writers = [threading.Thread(target=append, args=(first, moves[first][0]))]
+    writers[0].start()
+    holding.wait()
+    writers += [
+        threading.Thread(target=append, args=(good, moves[good][0])),
+        threading.Thread(target=append, args=(stale, moves[stale][0] + 5)),  # not its version
+    ]
+    for writer in writers[1:]:
+        writer.start()
+    queued = threading.Event()
+    while not queued.wait(0.01):  # both are waiting for the write lock
+        with store._waiting_lock:
+            if len(store._waiting) == 2:
+                queued.set()
+    release.set()
+    for writer in writers:
+        writer.join()
+
+    assert len(commits) == 2  # the first alone, then the two queued behind it together
+    for game_id in (first, good):
+        expected, records = moves[game_id]
+        seqs = [e["seq"] for e in outcomes[game_id]]
+        assert seqs == list(range(expected + 1, expected + 1 + len(records)))
+        assert store.version(game_id) == seqs[-1]
+    assert isinstance(outcomes[stale], Conflict)
+    assert store.version(stale) == moves[stale][0]
+
+
+def test_a_failed_commit_fails_every_append_of_its_batch_and_writes_nothing(games):
+    store, referee, (one, other, _) = games
+    moves = {game_id: first_move(referee, game_id) for game_id in (one, other)}
+
+    def refuse():
+        raise OSError("disk full")
+
+    store.before_commit = refuse
+    for game_id in (one, other):
+        with pytest.raises(OSError):
+            store.append(game_id, moves[game_id][0], moves[game_id][1])
+        assert store.version(game_id) == moves[game_id][0]
+    store.before_commit = None
+    assert store.append(one, moves[one][0], moves[one][1])[0]["seq"] == moves[one][0] + 1
+
+
+def test_one_writing_process_at_a_time_and_a_bounded_wait_for_the_other(games):
+    store, referee, (game_id, _, _) = games
+    expected, records = first_move(referee, game_id)
+    other = EventStore(store.path, busy_seconds=BUSY)  # its own lock file, as a process has
+    store._writers.acquire(1.0)
+    try:
+        with pytest.raises(Busy):
+            other.append(game_id, expected, records)
+        assert other.version(game_id) == expected
+    finally:
+        store._writers.release()
+    assert other.append(game_id, expected, records)[0]["seq"] == expected + 1
