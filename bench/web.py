@@ -1,8 +1,10 @@
 """The production HTTP server under load, against a bare Flask app on the same server.
 
 - Submit throughput: client processes of 4 threads each send galloping-horse games'
-  commands (known beforehand from the seed) to `referee web` (gunicorn, the service's
-  settings, a SQLite file, Redis for news). Baseline: the same client and the same
+  commands, known beforehand from the seed, to `referee web` (gunicorn, the service's
+  settings, a SQLite file, Redis for news), on a connection per game (a kept-alive
+  connection stays with the server process that took it, so a few long ones could leave
+  one process idle). Baseline: the same client and the same
   requests against a Flask app whose endpoints return a fixed JSON body, on the same
   gunicorn settings, in the same run. Target: >= 0.3x.
 - Play throughput, the same way, where each command is three requests (the public view,
@@ -83,7 +85,9 @@ def start(kind: str, port: int, db: Path, broker: str, processes: int) -> subpro
     env = {**os.environ, "REFEREE_DB": str(db), "PYTHONPATH": str(ROOT), "REDIS_URL": broker}
     command = [sys.executable, __file__, "--serve", kind, "--port", str(port)]
     command += ["--processes", str(processes)]
-    process = subprocess.Popen(command, env=env, stderr=(db.parent / f"{kind}.log").open("ab"))
+    log = ROOT / "var" / "bench" / f"web-{kind}.log"  # kept: a server that dies says why
+    log.parent.mkdir(parents=True, exist_ok=True)
+    process = subprocess.Popen(command, env=env, stderr=log.open("wb"))
     give_up = time.monotonic() + 60
     while time.monotonic() < give_up:
         try:
@@ -110,8 +114,8 @@ def call(conn: HTTPConnection, method: str, path: str, body=None, token=None):
 
 def play(port: int, until: float, counts: list[int]) -> None:
     """Play games until `until`: one thread's commands (3 requests each) into counts."""
-    conn = HTTPConnection("127.0.0.1", port, timeout=60)
     while time.monotonic() < until:
+        conn = HTTPConnection("127.0.0.1", port, timeout=60)  # a connection per game
         created = call(conn, "POST", "/games", {"ruleset": "galloping-horse", "players": PLAYERS})
         game_id, tokens = created[1]["game_id"], [s["token"] for s in created[1]["seats"]]
         while time.monotonic() < until:
@@ -129,8 +133,8 @@ def play(port: int, until: float, counts: list[int]) -> None:
 def submit(port: int, until: float, counts: list[int]) -> None:
     """Send a whole game's commands, known beforehand (SCRIPT), game after game until
     `until`: the commands alone, as a bot or a forum relay that knows its move sends."""
-    conn = HTTPConnection("127.0.0.1", port, timeout=60)
     while time.monotonic() < until:
+        conn = HTTPConnection("127.0.0.1", port, timeout=60)  # a connection per game
         body = {"ruleset": "galloping-horse", "players": PLAYERS, "seed": SEED}
         created = call(conn, "POST", "/games", body)[1]
         game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]

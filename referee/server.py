@@ -63,6 +63,7 @@ def options(settings: Settings) -> dict[str, Any]:
         "loglevel": settings.loglevel,
         "logger_class": QuietLogger,
         "post_fork": _post_fork,
+        "on_starting": _make_tables,
         "proc_name": "referee-web",
         "control_socket_disable": True,  # no socket in $HOME shared by every server
     }
@@ -98,6 +99,17 @@ class QuietLogger(Logger):
             self.debug(msg, *args, **kwargs)
         else:
             super().info(msg, *args, **kwargs)
+
+
+def _make_tables(server: Any) -> None:
+    """The store's tables, made once in the parent before the web processes start: two
+    processes making them at once on a new file can find it locked and fail to boot."""
+    if server.app.app is not None:  # another app (bench/web.py's baseline)
+        return
+    from .app import DEFAULTS
+    from .store import EventStore
+
+    EventStore(os.environ.get("REFEREE_DB", DEFAULTS["REFEREE_DB"]))
 
 
 def _post_fork(server: Any, worker: Any) -> None:
