@@ -110,17 +110,28 @@ class EventStore:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any error.
 
-        Writers in this process queue on a lock rather than in SQLite's busy handler,
-        which sleeps with back-off and leaves the write lock idle between commits.
+        Writers in this process queue on a lock, and processes take their turns by the
+        lock file, rather than in SQLite's busy handler, which sleeps with back-off and
+        leaves the write lock idle between commits.
         """
         conn = self.db.conn
         if not self._write_lock.acquire(timeout=self.busy_seconds):
             raise _busy()
         try:
+            with self._committed(conn):
+                yield conn
+        finally:
+            self._write_lock.release()
+
+    @contextmanager
+    def _committed(self, conn: sqlite3.Connection) -> Iterator[None]:
+        """The writing process's turn, BEGIN IMMEDIATE ... COMMIT, rolled back on any
+        error (the caller holds the write lock)."""
+        try:
             self._writers.acquire(self.busy_seconds)
             _begin(conn)
             try:
-                yield conn
+                yield
                 if self.before_commit is not None:
                     self.before_commit()
                 conn.execute("COMMIT")
@@ -132,7 +143,6 @@ class EventStore:
                 raise
         finally:
             self._writers.release()
-            self._write_lock.release()
 
     # --- writing -------------------------------------------------------------------
 
@@ -218,25 +228,12 @@ class EventStore:
             batch, self._waiting = self._waiting, []
         conn = self.db.conn
         try:
-            self._writers.acquire(self.busy_seconds)
-            _begin(conn)
-            try:
+            with self._committed(conn):
                 for job in batch:
                     self._run(conn, job)
-                if self.before_commit is not None:
-                    self.before_commit()
-                conn.execute("COMMIT")
-            except BaseException as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
-                    raise _busy() from exc
-                raise
         except BaseException as exc:  # nothing of the batch was written
             for job in batch:
                 job.events, job.error = None, exc
-        finally:
-            self._writers.release()
         for job in batch:
             if job.events:
                 end = job.events[-1]
