@@ -32,6 +32,7 @@ if PAUSE_BEFORE_COMMIT:
     flask_app.extensions["referee"].store.before_commit = lambda: time.sleep(PAUSE_BEFORE_COMMIT)
 
 _held: list[Any] = []  # the beat's lock file, open while the beat runs
+WORKER_PID = os.getpid()  # the worker's own process, which forks the pool's
 
 
 @after_setup_logger.connect
@@ -44,8 +45,11 @@ def quiet_celery(logger: logging.Logger, loglevel: int, **_: Any) -> None:
 
 @worker_process_init.connect
 def die_with_worker(**_: Any) -> None:
-    """A pool process dies with the worker that forked it (no orphan keeps writing)."""
+    """A pool process dies with the worker that forked it (no orphan keeps writing); one
+    forked just as the worker ended (a replacement during its shutdown) ends at once."""
     set_parent_death_signal(signal.SIGKILL)
+    if os.getppid() != WORKER_PID:
+        os._exit(1)
 
 
 @beat_init.connect
