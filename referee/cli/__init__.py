@@ -87,17 +87,6 @@ def web_options(function):
     return function
 
 
-def settings_of(host: str, port: int, processes: int, threads: int, timeout: int, level: str):
-    return Settings(
-        host=host,
-        port=port,
-        processes=processes,
-        threads=threads,
-        timeout=timeout,
-        loglevel=level,
-    )
-
-
 @main.command()
 @web_options
 @click.option(
@@ -188,7 +177,15 @@ def web(
     from ..server import serve as serve_http
 
     os.environ["REFEREE_DB"] = db
-    serve_http(settings_of(host, port, processes, threads, timeout, log_level))
+    settings = Settings(
+        host=host,
+        port=port,
+        processes=processes,
+        threads=threads,
+        timeout=timeout,
+        loglevel=log_level,
+    )
+    serve_http(settings)
 
 
 @main.command()
