@@ -29,7 +29,7 @@ def moderator_of(game_id: str) -> None:
 
 
 @bp.route("/<game_id:game_id>/disputes", methods=["POST"])
-@bp.arguments(DisputeCreateSchema, error_status_code=400)
+@bp.arguments(DisputeCreateSchema(), error_status_code=400)
 @bp.response(201, DisputeReportSchema)
 @_document_errors
 def open_dispute(body, game_id: str):
@@ -42,7 +42,7 @@ def open_dispute(body, game_id: str):
 
 
 @bp.route("/<game_id:game_id>/disputes/<int:dispute>/ruling", methods=["POST"])
-@bp.arguments(RulingSchema, error_status_code=400)
+@bp.arguments(RulingSchema(), error_status_code=400)
 @bp.response(201, DisputeReportSchema)
 @_document_errors
 def rule_dispute(body, game_id: str, dispute: int):

@@ -88,7 +88,7 @@ _document_errors = error_responses(bp)
 
 
 @bp.route("", methods=["POST"])
-@bp.arguments(GameCreateSchema, error_status_code=400)
+@bp.arguments(GameCreateSchema(), error_status_code=400)
 @bp.response(201, GameCreatedSchema)
 @_document_errors
 def create_game(body):
@@ -109,7 +109,7 @@ def get_game(game_id: str):
 
 
 @bp.route("/<game_id:game_id>/commands", methods=["POST"])
-@bp.arguments(CommandSchema, error_status_code=400)
+@bp.arguments(CommandSchema(), error_status_code=400)
 @bp.response(201, CommandResultSchema)
 @_document_errors
 def post_command(body, game_id: str):
@@ -129,7 +129,7 @@ def post_command(body, game_id: str):
 
 
 @bp.route("/<game_id:game_id>/events")
-@bp.arguments(EventsQuerySchema, location="query", error_status_code=400)
+@bp.arguments(EventsQuerySchema(), location="query", error_status_code=400)
 @bp.response(200, EventStreamSchema)
 @_document_errors
 def get_events(query, game_id: str):
@@ -139,7 +139,7 @@ def get_events(query, game_id: str):
 
 
 @bp.route("/<game_id:game_id>/stream")
-@bp.arguments(EventsQuerySchema, location="query", error_status_code=400)
+@bp.arguments(EventsQuerySchema(), location="query", error_status_code=400)
 @bp.response(200, content_type="text/event-stream")
 @_document_errors
 def stream_events(query, game_id: str):
@@ -192,7 +192,7 @@ def get_log(game_id: str):
 
 
 @bp.route("/<game_id:game_id>/rounds/<int:number>/summary")
-@bp.arguments(SummaryQuerySchema, location="query", error_status_code=400)
+@bp.arguments(SummaryQuerySchema(), location="query", error_status_code=400)
 @bp.response(200, content_type="text/plain")
 @_document_errors
 def get_round_summary(query, game_id: str, number: int):
