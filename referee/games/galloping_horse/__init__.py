@@ -8,12 +8,12 @@ Decisions where the text is silent: ../shared/rules/README.md and docs/rules/gal
 
 from typing import Any
 
-from ..engine.errors import BadRequest, RuleViolation
-from ..engine.events import Event, deal, event
-from ..engine.outcome import ranked
-from ..engine.rng import Rng
-from ._checks import invalid, is_int
-from ._data import load
+from ...engine.errors import BadRequest, RuleViolation
+from ...engine.events import Event, deal, event
+from ...engine.outcome import ranked
+from ...engine.rng import Rng
+from .._checks import invalid, is_int
+from .._data import load
 
 DATA = load("galloping_horse.json")
 
