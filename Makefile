@@ -5,7 +5,10 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean chromium
+
+# the browser tests drive Debian's chromium (no browser can be downloaded here)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +27,12 @@ lint: $(STAMP)
 # bytecode caches written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
 # else every process the suite starts (xdist workers, servers, Celery workers, the CLI)
 # compiles the project and rewrites the tests' asserts from source again
-test: lint
+test: lint chromium
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
+
+chromium:
+	@command -v chromium >/dev/null || $(SUDO) apt-get install -y -q chromium \
+		|| ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium)
 
 bench: $(STAMP)
 	$(BIN)/python bench/store.py

@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, games, limits  # noqa: F401  (games registers the rulesets)
+from . import api, games, limits, web  # noqa: F401  (games registers the rulesets)
 from .live import Herald, Hub
 from .service import Referee
 from .store import EventStore
@@ -56,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     api.init_app(app)
     limits.init_app(app)
+    web.init_app(app)
     if app.config.get("REDIS_URL"):
         from workers.celery_app import celery_init_app
 

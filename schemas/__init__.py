@@ -161,7 +161,8 @@ class GameViewSchema(Schema):
 
 
 class RulesetSchema(Schema):
-    """A ruleset: players, options with defaults, command shapes."""
+    """A ruleset: players, options with defaults and what each means, command shapes, and
+    the content that explains the ids in its views (cards, abilities, action spaces, map)."""
 
     id = fields.String()
     version = fields.String()
@@ -169,8 +170,10 @@ class RulesetSchema(Schema):
     max_players = fields.Integer()
     default_players = fields.Integer()
     options = fields.Dict()
+    option_texts = fields.Dict(keys=fields.String(), values=fields.String())
     commands = fields.Dict()
     moderator_commands = fields.Dict()
+    content = fields.Dict()
 
 
 class ErrorBodySchema(Schema):

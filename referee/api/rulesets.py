@@ -22,8 +22,10 @@ def describe(rules: ModuleType) -> dict:
         "max_players": rules.MAX_PLAYERS,
         "default_players": getattr(rules, "DEFAULT_PLAYERS", rules.MIN_PLAYERS),
         "options": rules.OPTIONS,
+        "option_texts": getattr(rules, "OPTION_TEXTS", {}),
         "commands": commands,
         "moderator_commands": moderating,
+        "content": getattr(rules, "CONTENT", {}),
     }
 
 
@@ -38,5 +40,5 @@ def list_rulesets():
 @bp.response(200, RulesetSchema)
 @bp.alt_response(404, schema=ErrorResponseSchema)
 def get_ruleset(ruleset_id: str):
-    """One ruleset: players, options with defaults, command shapes."""
+    """One ruleset: players, options with defaults and texts, command shapes, content."""
     return describe(registry.get(ruleset_id))

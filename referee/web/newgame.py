@@ -1,0 +1,100 @@
+"""The new-game form: players, every option of the ruleset with its default and what it
+means, and an optional seed, read back into what `create_game` takes."""
+
+import json
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from ..engine.errors import BadRequest, Forbidden
+
+SEED_MOST = 200
+
+
+class NewGame:
+    """The form for one ruleset (its description from GET /rulesets/{id})."""
+
+    def __init__(self, ruleset: dict[str, Any], *, operator_key: bool = False) -> None:
+        self.ruleset = ruleset
+        self.operator_key = operator_key
+        self.players = [""] * ruleset["default_players"]
+        self.options: dict[str, Any] = {}
+        self.sent: dict[str, str] = {}
+        self.seed: str | None = None
+        self.key = ""
+
+    def fields(self) -> list[dict[str, Any]]:
+        """Each option as the page draws it: name, kind, default, text, value sent."""
+        texts = self.ruleset.get("option_texts", {})
+        return [
+            {
+                "name": name,
+                "kind": _kind(default),
+                "default": _shown(default),
+                "text": texts.get(name, ""),
+                "value": self.sent.get(name, _shown(default)),
+            }
+            for name, default in self.ruleset["options"].items()
+        ]
+
+    def read(self, form: MultiDict) -> None:
+        """Players, options and seed from the form; BadRequest naming the first bad field."""
+        self.players = [name.strip() for name in form.getlist("player") if name.strip()]
+        self.sent = {name: form.get(f"option-{name}", "") for name in self.ruleset["options"]}
+        self.options = {
+            name: _read(text, self.ruleset["options"][name], name)
+            for name, text in self.sent.items()
+            if text.strip() != _shown(self.ruleset["options"][name])
+        }
+        seed = form.get("seed", "").strip()
+        if len(seed) > SEED_MOST:
+            raise BadRequest(
+                "request/invalid", f"seed: at most {SEED_MOST} characters", {"field": "seed"}
+            )
+        self.seed = seed or None
+        self.key = form.get("operator_key", "")
+
+    def check_operator(self, key: str | None) -> None:
+        """When the host set an operator key, the form must carry it."""
+        if key and self.key != key:
+            raise Forbidden("auth/operator_key", "this host's operator key is needed", {})
+
+
+def _kind(default: Any) -> str:
+    if isinstance(default, bool):
+        return "yes_no"
+    if isinstance(default, int):
+        return "number"
+    if isinstance(default, str):
+        return "text"
+    return "json"
+
+
+def _shown(default: Any) -> str:
+    if isinstance(default, bool):
+        return "yes" if default else "no"
+    if isinstance(default, int | str):
+        return str(default)
+    return "" if default is None else json.dumps(default)
+
+
+def _read(text: str, default: Any, name: str) -> Any:
+    """A field's text as its option's type (the rules check the value itself)."""
+    text = text.strip()
+    field = f"option-{name}"
+    if isinstance(default, bool):
+        if text not in ("yes", "no"):
+            raise BadRequest("request/invalid", f"{name}: yes or no", {"field": field})
+        return text == "yes"
+    if isinstance(default, int):
+        if not (text.lstrip("-").isdigit() and text.isascii() and len(text) <= 18):
+            raise BadRequest("request/invalid", f"{name}: a whole number", {"field": field})
+        return int(text)
+    if isinstance(default, str):
+        return text
+    if not text:
+        return None
+    try:  # a list or a number as JSON; anything else is the text itself
+        return json.loads(text, parse_float=str)
+    except ValueError:
+        return text

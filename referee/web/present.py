@@ -1,0 +1,189 @@
+"""A game page's content for one viewer: exactly the API's view and events for that
+viewer, drawn (the ruleset's board), told (sentences) and offered (legal moves)."""
+
+import html
+import json
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from markupsafe import Markup
+
+from replays.verify import verify_bytes
+
+from ..engine import registry
+from ..engine.game import command_shapes
+from ..engine.rounds import has_rounds
+from ..service import MODERATOR, Referee, Viewer, receipt
+from . import forms, story
+
+BUTTONS_AT_MOST = 8  # a longer list of one kind of move is a choice list, not buttons
+FEED_AT_MOST = 200  # the newest sentences a page shows (the log has them all)
+
+
+@dataclass
+class Page:
+    """What a game page shows its viewer."""
+
+    view: dict[str, Any]
+    viewer: Viewer
+    rules: ModuleType
+    board: Markup
+    feed: list[dict[str, Any]]
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    orders: list[dict[str, Any]] = field(default_factory=list)
+    receipts: list[dict[str, Any]] = field(default_factory=list)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+    moderating: dict[str, Any] = field(default_factory=dict)
+    verified: Any = None
+
+    @property
+    def order_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The order form's fields under their headings, in the ruleset's order."""
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for one in self.orders:
+            groups.setdefault(one.get("group", ""), []).append(one)
+        return list(groups.items())
+
+    @property
+    def seat(self) -> int | None:
+        return self.viewer if isinstance(self.viewer, int) else None
+
+    @property
+    def who(self) -> str:
+        """The viewer's name on the page."""
+        if self.viewer == MODERATOR:
+            return "the moderator"
+        if self.seat is not None:
+            return self.view["players"][self.seat]
+        return "a spectator"
+
+
+def page(service: Referee, game_id: str, viewer: Viewer, *, seen: int = 0) -> Page:
+    """The page for a viewer; `seen` is the last seq this browser was shown (newer
+    sentences are marked new)."""
+    view = service.view(game_id, viewer)
+    events = service.events(game_id, viewer)["events"]
+    rules = registry.get(view["ruleset"])
+    shown = Page(view, viewer, rules, board(rules, view), feed(rules, view, events, viewer, seen))
+    if shown.seat is not None:
+        shown.orders = order_fields(rules, view)
+        shown.moves = moves(rules, view, skip_orders=bool(shown.orders))
+        shown.receipts = [receipt(e) for e in events if _own_commitment(e, shown.seat)]
+    if viewer == MODERATOR:
+        shown.moderating = command_shapes(rules)[1]
+        if has_rounds(rules):
+            shown.summaries = summaries(service, game_id, resolved_rounds(events))
+    if view.get("seed"):
+        shown.verified = verified(service, game_id, view["version"])
+    return shown
+
+
+def summaries(service: Referee, game_id: str, numbers: list[int]) -> list[dict[str, Any]]:
+    """Each resolved round's summary as Markdown and BBCode, newest first."""
+    return [
+        {
+            "round": n,
+            "markdown": service.round_summary(game_id, n, "markdown"),
+            "bbcode": service.round_summary(game_id, n, "bbcode"),
+        }
+        for n in reversed(numbers)
+    ]
+
+
+_VERIFIED: dict[tuple[str, int], Any] = {}
+
+
+def verified(service: Referee, game_id: str, version: int) -> Any:
+    """`referee replay verify` of the public log, once per (game, version)."""
+    key = (game_id, version)
+    if key not in _VERIFIED:
+        if len(_VERIFIED) > 256:
+            _VERIFIED.clear()
+        _VERIFIED[key] = verify_bytes(service.log(game_id, None))
+    return _VERIFIED[key]
+
+
+def board(rules: ModuleType, view: dict[str, Any], highlight: dict | None = None) -> Markup:
+    """The ruleset's drawing of the view (SVG), or a plain card when it has none."""
+    draw = getattr(rules, "board", None)
+    if draw is not None:
+        return Markup(draw(view, highlight=highlight))
+    title = html.escape(f"{view['ruleset']}: {view['status']}")
+    return Markup(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 40" role="img">'
+        f'<title>{title}</title><text x="10" y="25" font-size="16">{title}</text></svg>'
+    )
+
+
+def feed(
+    rules: ModuleType, view: dict, events: list[dict], viewer: Viewer, seen: int
+) -> list[dict[str, Any]]:
+    """Sentences, newest first; a redacted event tells nothing, so it is not listed."""
+    told = story.narrate(rules, events, viewer, view["players"])
+    items = [
+        {"seq": e["seq"], "at": e.get("recorded_at", ""), "text": text, "new": e["seq"] > seen}
+        for e, text in zip(events, told, strict=True)
+        if text
+    ]
+    return items[::-1][:FEED_AT_MOST]
+
+
+def moves(rules: ModuleType, view: dict[str, Any], *, skip_orders: bool) -> list[dict[str, Any]]:
+    """The legal commands grouped by kind, each with its words: buttons when a kind has
+    few, a choice list when it has many."""
+    shapes = command_shapes(rules)[0]
+    groups: dict[str, dict[str, Any]] = {}
+    for command in view.get("legal") or []:
+        kind = command["type"]
+        if skip_orders and kind == "submit_orders":
+            continue
+        group = groups.setdefault(
+            kind,
+            {"kind": kind, "about": shapes.get(kind, {}).get("description", ""), "choices": []},
+        )
+        group["choices"].append({"label": label(rules, command, view), "value": encode(command)})
+    for group in groups.values():
+        group["buttons"] = len(group["choices"]) <= BUTTONS_AT_MOST
+    return list(groups.values())
+
+
+def label(rules: ModuleType, command: dict[str, Any], view: dict[str, Any]) -> str:
+    """A command in the ruleset's words, or its fields spelled out."""
+    words = getattr(rules, "label", None)
+    if words is not None:
+        return str(words(command, view))
+    fields = ", ".join(f"{k} {v}" for k, v in command.items() if k != "type")
+    return command["type"].replace("_", " ").capitalize() + (f": {fields}" if fields else "")
+
+
+def encode(command: dict[str, Any]) -> str:
+    """A command as a form value (sent back as it is, checked by the rules)."""
+    return json.dumps(command, sort_keys=True, separators=(",", ":"))
+
+
+def order_fields(rules: ModuleType, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sealed-orders form for the open round, when the seat may send orders now."""
+    fields = getattr(rules, "order_fields", None)
+    legal = view.get("legal") or []
+    if fields is None or not any(c["type"] == "submit_orders" for c in legal):
+        return []
+    return forms.check_fields(fields(view))
+
+
+def open_round(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The open round of a game in rounds, if one is open."""
+    return (view.get("round") or {}).get("open")
+
+
+def resolved_rounds(events: list[dict[str, Any]]) -> list[int]:
+    """The rounds whose orders were counted (their summaries can be posted)."""
+    return [e["payload"]["round"] for e in events if e.get("type") == "OrdersCounted"]
+
+
+def _own_commitment(event: dict[str, Any], seat: int) -> bool:
+    return event.get("type") == "OrdersCommitted" and event.get("actor") == seat
+
+
+def _about(shapes: dict[str, Any], kind: str) -> str:
+    return shapes.get(kind, {}).get("description", "")

@@ -1,0 +1,91 @@
+// referee pages: small enhancements over plain forms (everything works without them).
+// Live: the server says "changed" on /g/{id}/live; the page fetches its own view again.
+
+const game = document.getElementById("game");
+
+function showCopyButtons() {
+  for (const button of document.querySelectorAll("button.copy")) {
+    button.hidden = false;
+    if (button.dataset.bound) continue;
+    button.dataset.bound = "1";
+    button.addEventListener("click", async () => {
+      const source = document.getElementById(button.dataset.copy);
+      const text = source.value ?? source.textContent;
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch {
+        source.select();
+        document.execCommand("copy");
+      }
+      const was = button.textContent;
+      button.textContent = "Copied";
+      setTimeout(() => { button.textContent = was; }, 1500);
+    });
+  }
+}
+
+function left(seconds) {
+  if (seconds <= 0) return "deadline passed: the round is being resolved";
+  const d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600);
+  const m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
+  if (d > 0) return `${d} d ${h} h left`;
+  if (h > 0) return `${h} h ${m} min left`;
+  return `${m} min ${s} s left`;
+}
+
+function tick() {
+  const now = Math.floor(Date.now() / 1000);
+  for (const clock of document.querySelectorAll("[data-countdown]")) {
+    clock.textContent = `(${left(Number(clock.dataset.countdown) - now)})`;
+  }
+}
+
+// a region the player is editing (focus inside, or a changed form) is kept as it is
+const edited = new WeakSet();
+document.addEventListener("input", (e) => {
+  const region = e.target.closest("[data-keep-when-edited]");
+  if (region) edited.add(region);
+});
+document.addEventListener("submit", (e) => {
+  const region = e.target.closest("[data-keep-when-edited]");
+  if (region) edited.delete(region);
+});
+
+async function refresh() {
+  const answer = await fetch(game.dataset.part, { credentials: "same-origin", cache: "no-store" });
+  if (!answer.ok) return;
+  const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+  const live = document.getElementById("live");
+  const next = fresh.getElementById("live");
+  if (!live || !next) return;
+  const keep = new Map();
+  for (const region of live.querySelectorAll("[data-region]")) {
+    if (edited.has(region) || region.contains(document.activeElement) && region.id === "orders") {
+      keep.set(region.id, region);
+    }
+  }
+  for (const [id, region] of keep) {
+    const incoming = next.querySelector(`#${id}`);
+    if (incoming) incoming.replaceWith(region);
+  }
+  live.replaceWith(next);
+  showCopyButtons();
+  tick();
+}
+
+function listen() {
+  if (!game || !window.EventSource) return;
+  const live = document.getElementById("live");
+  const after = live ? live.dataset.version : "0";
+  const source = new EventSource(`${game.dataset.live}?after=${after}`);
+  let pending = null;
+  source.addEventListener("changed", () => {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 50);
+  });
+}
+
+showCopyButtons();
+tick();
+setInterval(tick, 1000);
+listen();

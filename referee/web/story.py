@@ -1,0 +1,75 @@
+"""What happened, in sentences: the ruleset's own words for its events, the referee's
+for the events every game shares (announcements, rounds, disputes, the end)."""
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+Event = dict[str, Any]
+
+
+def narrate(rules: ModuleType, events: list[Event], viewer: Any, players: list[str]) -> list[str]:
+    """One sentence per event the viewer can read (redacted stubs say nothing)."""
+    own = getattr(rules, "narrate", None)
+    said = own(events, viewer, players) if own else [None] * len(events)
+    return [text or shared(event, players) for event, text in zip(events, said, strict=True)]
+
+
+def shared(event: Event, players: list[str]) -> str:
+    """The referee's sentence for an event every game has, or a plain fallback."""
+    if event.get("redacted"):
+        return ""
+    words = SENTENCES.get(event["type"])
+    return words(event["payload"], players) if words else _spaced(event["type"]) + "."
+
+
+def _spaced(kind: str) -> str:
+    """`OrdersCounted` -> `Orders counted`."""
+    out = "".join(f" {c.lower()}" if c.isupper() else c for c in kind).strip()
+    return out[:1].upper() + out[1:]
+
+
+def _name(players: list[str], seat: Any) -> str:
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else f"seat {seat}"
+
+
+def _why(payload: dict) -> str:
+    return f" ({payload['reason']})" if payload.get("reason") else ""
+
+
+def _ended(payload: dict, players: list[str]) -> str:
+    outcome = payload.get("outcome") or {}
+    winners = [_name(players, s) for s in outcome.get("winners", [])]
+    if not winners:
+        return "The game is over."
+    return f"The game is over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}."
+
+
+def _counted(payload: dict, players: list[str]) -> str:
+    missing = [_name(players, s) for s, seq in enumerate(payload["seats"]) if seq is None]
+    tail = f"; nothing from {', '.join(missing)}" if missing else ""
+    return f"Round {payload['round']}: orders counted{tail}."
+
+
+SENTENCES: dict[str, Callable[[dict, list[str]], str]] = {
+    "GameCreated": lambda p, n: f"The game was created for {', '.join(p['players'])}.",
+    "AnnouncementPosted": lambda p, n: f"The moderator announced: {p['text']}",
+    "PlayerReplaced": lambda p, n: f"{p['name']} now plays seat {p['seat'] + 1}{_why(p)}.",
+    "GameAbandoned": lambda p, n: f"The moderator abandoned the game{_why(p)}.",
+    "GameEnded": _ended,
+    "SeedRevealed": lambda p, n: "The seed was revealed: every draw can now be checked.",
+    "GamePaused": lambda p, n: f"The moderator paused the game{_why(p)}.",
+    "GameResumed": lambda p, n: f"The moderator resumed the game{_why(p)}.",
+    "RoundOpened": lambda p, n: f"Round {p['round']} opened.",
+    "RoundClosed": lambda p, n: f"Round {p['round']} closed ({p['why'].replace('_', ' ')}).",
+    "DeadlineExtended": lambda p, n: f"The deadline was extended{_why(p)}.",
+    "OrdersSubmitted": lambda p, n: f"Your orders for round {p['round']} were sealed.",
+    "OrdersCommitted": lambda p, n: f"Orders were sealed for round {p['round']}.",
+    "OrdersRevealed": lambda p, n: (
+        f"{_name(n, p['seat'])}'s orders for round {p['round']} were revealed."
+    ),
+    "OrdersCounted": _counted,
+    "DisputeOpened": lambda p, n: f"A dispute was opened: {p['claim']}",
+    "DisputeRuled": lambda p, n: f"Dispute {p['dispute']} was ruled {p['ruling']}{_why(p)}.",
+    "GameForked": lambda p, n: "The game goes on in a fork after a ruling.",
+}
