@@ -44,7 +44,7 @@ class NewGame:
         self.options = {
             name: _read(text, self.ruleset["options"][name], name)
             for name, text in self.sent.items()
-            if text.strip() != _shown(self.ruleset["options"][name])
+            if text.strip() and text.strip() != _shown(self.ruleset["options"][name])
         }
         seed = form.get("seed", "").strip()
         if len(seed) > SEED_MOST:

@@ -65,7 +65,8 @@ def page(service: Referee, game_id: str, viewer: Viewer, *, seen: int = 0) -> Pa
     view = service.view(game_id, viewer)
     events = service.events(game_id, viewer)["events"]
     rules = registry.get(view["ruleset"])
-    shown = Page(view, viewer, rules, board(rules, view), feed(rules, view, events, viewer, seen))
+    drawn = board(rules, {**view, "viewer": viewer})  # the board may name its viewer
+    shown = Page(view, viewer, rules, drawn, feed(rules, view, events, viewer, seen))
     if shown.seat is not None:
         shown.orders = order_fields(rules, view)
         shown.moves = moves(rules, view, skip_orders=bool(shown.orders))

@@ -14,6 +14,8 @@ from ...engine.outcome import ranked
 from ...engine.rng import Rng
 from .._checks import invalid, is_int
 from .._data import load
+from .board import CONTENT, board
+from .describe import OPTION_TEXTS, label, narrate
 
 DATA = load("galloping_horse.json")
 
@@ -198,3 +200,33 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
     elif viewer == "moderator":
         shown["hands"] = state["hands"]
     return shown
+
+
+__all__ = [
+    "NAME",
+    "VERSION",
+    "MIN_PLAYERS",
+    "MAX_PLAYERS",
+    "DATA",
+    "HORSES",
+    "TRACK",
+    "HAND",
+    "ROUNDS",
+    "DECK",
+    "OPTIONS",
+    "COMMANDS",
+    "check_options",
+    "initial",
+    "setup",
+    "to_move",
+    "legal",
+    "decide",
+    "apply",
+    "view",
+    "outcome",
+    "board",
+    "narrate",
+    "label",
+    "CONTENT",
+    "OPTION_TEXTS",
+]
