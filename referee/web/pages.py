@@ -131,8 +131,25 @@ def leave(game_id: str):
 def game_page(game_id: str):
     """The game as this browser's seat, the moderator, or a spectator may see it."""
     viewer, lost = seats.viewer_of(referee(), game_id)
+    if lost:
+        moved = _moved_to_fork(game_id)
+        if moved is not None:
+            return moved
     answer = _game(game_id, viewer, lost=lost)
     return seats.forget(answer, game_id) if lost else answer
+
+
+def _moved_to_fork(game_id: str) -> Any:
+    """A token a ruling moved to the game's fork follows it there."""
+    token = seats.token_of(game_id)
+    try:
+        fork = present.fork_of(referee().events(game_id, None)["events"])
+        if fork is None or token is None or referee().viewer(fork, token) is None:
+            return None
+    except RefereeError:
+        return None
+    answer = redirect(url_for("pages.game_page", game_id=fork), 303)
+    return seats.forget(seats.keep(answer, fork, token), game_id)
 
 
 @bp.get("/g/<game_id>/watch")
@@ -146,6 +163,20 @@ def game_part(game_id: str):
     """The live parts of this browser's game page (fetched when the game moves on)."""
     viewer, _ = seats.viewer_of(referee(), game_id)
     return _game(game_id, viewer, part=True)
+
+
+@bp.get("/g/<game_id>/board")
+def board(game_id: str):
+    """This browser's board alone (SVG), marking the legal command `command` names."""
+    viewer, _ = seats.viewer_of(referee(), game_id)
+    try:
+        view = referee().view(game_id, viewer)
+    except NotFound:
+        abort(404)
+    rules = registry.get(view["ruleset"])
+    looking = present.chosen(view, request.args.get("command", ""))
+    drawn = present.board(rules, {**view, "viewer": viewer}, looking)
+    return Response(str(drawn), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/g/<game_id>/watch/part")
@@ -164,8 +195,9 @@ def _game(
     error: RefereeError | None = None,
     sent: dict[str, list[str]] | None = None,
 ) -> Response:
+    looking = request.args.get("command", "")
     try:
-        shown = present.page(referee(), game_id, viewer, seen=_seen(game_id))
+        shown = present.page(referee(), game_id, viewer, seen=_seen(game_id), looking=looking)
     except NotFound:
         return Response(render_template("missing.html", game_id=game_id), 404)
     public = public or request.endpoint in ("pages.watch", "pages.watch_part")

@@ -36,6 +36,7 @@ class Page:
     summaries: list[dict[str, Any]] = field(default_factory=list)
     moderating: dict[str, Any] = field(default_factory=dict)
     verified: Any = None
+    fork: str | None = None  # where play goes on after a ruling amended this game
 
     @property
     def order_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -59,13 +60,15 @@ class Page:
         return "a spectator"
 
 
-def page(service: Referee, game_id: str, viewer: Viewer, *, seen: int = 0) -> Page:
+def page(
+    service: Referee, game_id: str, viewer: Viewer, *, seen: int = 0, looking: str = ""
+) -> Page:
     """The page for a viewer; `seen` is the last seq this browser was shown (newer
-    sentences are marked new)."""
+    sentences are marked new); `looking` a legal command the board marks."""
     view = service.view(game_id, viewer)
     events = service.events(game_id, viewer)["events"]
     rules = registry.get(view["ruleset"])
-    drawn = board(rules, {**view, "viewer": viewer})  # the board may name its viewer
+    drawn = board(rules, {**view, "viewer": viewer}, chosen(view, looking))
     shown = Page(view, viewer, rules, drawn, feed(rules, view, events, viewer, seen))
     if shown.seat is not None:
         shown.orders = order_fields(rules, view)
@@ -75,9 +78,18 @@ def page(service: Referee, game_id: str, viewer: Viewer, *, seen: int = 0) -> Pa
         shown.moderating = command_shapes(rules)[1]
         if has_rounds(rules):
             shown.summaries = summaries(service, game_id, resolved_rounds(events))
+    shown.fork = fork_of(events)
     if view.get("seed"):
         shown.verified = verified(service, game_id, view["version"])
     return shown
+
+
+def fork_of(events: list[dict[str, Any]]) -> str | None:
+    """The game a ruling moved play to, if one did."""
+    for event in events:
+        if event.get("type") == "DisputeRuled" and event["payload"].get("fork"):
+            return str(event["payload"]["fork"]["game_id"])
+    return None
 
 
 def summaries(service: Referee, game_id: str, numbers: list[int]) -> list[dict[str, Any]]:
@@ -115,6 +127,13 @@ def board(rules: ModuleType, view: dict[str, Any], highlight: dict | None = None
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 40" role="img">'
         f'<title>{title}</title><text x="10" y="25" font-size="16">{title}</text></svg>'
     )
+
+
+def chosen(view: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """The legal command a form value names, if it names one (only those are drawn)."""
+    if not text:
+        return None
+    return next((c for c in view.get("legal") or [] if encode(c) == text), None)
 
 
 def feed(

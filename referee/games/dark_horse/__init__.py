@@ -9,12 +9,15 @@ Decisions where the text is silent: ../shared/rules/README.md and docs/rules/dar
 The package: data (numbers and house deck from ../dark_horse.json), line (the horses and
 how they move), cards (action cards), options, state (initial, setup, apply), turns
 (to_move, legal, decide), scoring (outcome), versions (the versions played and what
-changed in each); view is here.
+changed in each), board (the SVG a page shows), describe (CONTENT, OPTION_TEXTS, the
+sentences and labels); view is here.
 """
 
 from typing import Any
 
 from ...engine.events import MODERATOR
+from .board import board
+from .describe import CONTENT, OPTION_TEXTS, label, narrate
 from .line import ranks
 from .options import OPTIONS, check_options
 from .scoring import outcome
@@ -45,6 +48,11 @@ __all__ = [
     "apply",
     "view",
     "outcome",
+    "board",
+    "narrate",
+    "label",
+    "CONTENT",
+    "OPTION_TEXTS",
 ]
 
 State = dict[str, Any]

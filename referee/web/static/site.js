@@ -85,6 +85,18 @@ function listen() {
   });
 }
 
+// a choice list marks its choice on the board as the player moves through it
+document.addEventListener("change", async (e) => {
+  const select = e.target.closest("select[data-board]");
+  if (!select) return;
+  const url = `${select.dataset.board}?command=${encodeURIComponent(select.value)}`;
+  const answer = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+  const board = document.querySelector("#board svg");
+  if (!answer.ok || !board) return;
+  const drawn = new DOMParser().parseFromString(await answer.text(), "image/svg+xml");
+  board.replaceWith(document.importNode(drawn.documentElement, true));
+});
+
 showCopyButtons();
 tick();
 setInterval(tick, 1000);
