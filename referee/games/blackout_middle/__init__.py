@@ -25,11 +25,14 @@ ChipsWatched and SpaceSeen only to the seats they had something for.)
 
 from .abilities import Dropped
 from .awards import outcome
+from .board import board
 from .commands import COMMANDS, MODERATOR_COMMANDS, decide, to_move
+from .describe import CONTENT, OPTION_TEXTS, label, narrate
 from .judging import inspect_orders
 from .legal import legal
 from .options import OPTIONS, check_options
 from .orders import check_orders, default_orders
+from .orders_form import order_fields, orders_from_form
 from .rounds import open_round, resolve
 from .state import apply, initial, setup
 from .summary import round_summary
@@ -70,4 +73,11 @@ __all__ = [
     "view",
     "outcome",
     "round_summary",
+    "board",
+    "narrate",
+    "label",
+    "CONTENT",
+    "OPTION_TEXTS",
+    "order_fields",
+    "orders_from_form",
 ]

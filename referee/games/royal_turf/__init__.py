@@ -13,9 +13,12 @@ docs/rules/royal-turf.md.
 The package: data (numbers and house content from ../royal_turf.json), options, cards
 (decks and deals), track (where horses stop, last place, pace), payouts, state (initial,
 setup, apply, and the sealed bets still to reveal), turns (to_move, legal, decide),
-scoring (outcome), views (view).
+scoring (outcome), views (view); board (the SVG a page shows) and describe (sentences,
+button texts, CONTENT and OPTION_TEXTS).
 """
 
+from .board import board
+from .describe import CONTENT, OPTION_TEXTS, label, narrate
 from .options import OPTIONS, check_options
 from .scoring import outcome
 from .state import apply, initial, setup, unrevealed
@@ -46,4 +49,9 @@ __all__ = [
     "view",
     "outcome",
     "unrevealed",
+    "board",
+    "narrate",
+    "label",
+    "CONTENT",
+    "OPTION_TEXTS",
 ]
