@@ -9,13 +9,14 @@ tests/games/test_dark_horse_west_map.py fails when the committed SVG differs fro
 import math
 from pathlib import Path
 
+from referee.games.dark_horse_west.board_geometry import HexLayout, xy
 from referee.games.dark_horse_west.hexes import DIRECTIONS, HEXES, SAFE_ZONES, Hex, hex_key
 
 OUT = Path(__file__).resolve().parents[1] / "rules" / "dark-horse-west-map.svg"
 
 SIZE = 40.0  # centre to corner
-ROOT3 = math.sqrt(3)
 LEFT, TOP = 24.0, 64.0  # where the map's first hex begins
+LAYOUT = HexLayout(SIZE, LEFT, TOP)  # the geometry the pages' board draws with too
 LEGEND_X = 680.0
 WIDTH, HEIGHT = 1000, 560
 
@@ -39,24 +40,20 @@ STRIPES = (
 
 def centre(h: Hex) -> tuple[float, float]:
     """The pixel centre of a hex: rows go down, q goes east, odd rows sit half a hex in."""
-    q, r = h
-    return LEFT + ROOT3 * SIZE * (q + r / 2 + 0.5), TOP + SIZE + 1.5 * SIZE * r
+    return LAYOUT.centre(h)
 
 
 def corner(h: Hex, angle: float, scale: float = 1.0) -> tuple[float, float]:
     """A point on the hex's outline at `angle` degrees (counter-clockwise from east)."""
-    x, y = centre(h)
-    rad = math.radians(angle)
-    return x + scale * SIZE * math.cos(rad), y - scale * SIZE * math.sin(rad)
+    return LAYOUT.corner(h, angle, scale)
 
 
 def points(h: Hex, scale: float = 1.0) -> str:
     """The six corners of a hex as an SVG points list, shrunk by `scale`."""
-    return " ".join(_xy(corner(h, 30 + 60 * k, scale)) for k in range(6))
+    return LAYOUT.points(h, scale)
 
 
-def _xy(p: tuple[float, float]) -> str:
-    return f"{p[0]:.1f},{p[1]:.1f}"
+_xy = xy
 
 
 def fill(cell: dict) -> str:

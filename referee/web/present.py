@@ -70,10 +70,12 @@ def page(
     rules = registry.get(view["ruleset"])
     drawn = board(rules, {**view, "viewer": viewer}, chosen(view, looking))
     shown = Page(view, viewer, rules, drawn, feed(rules, view, events, viewer, seen))
-    if shown.seat is not None:
-        shown.orders = order_fields(rules, view)
+    if shown.seat is not None or viewer == MODERATOR:  # a moderator may have moves (votes)
+        shown.orders = order_fields(rules, view) if shown.seat is not None else []
         shown.moves = moves(rules, view, skip_orders=bool(shown.orders))
-        shown.receipts = [receipt(e) for e in events if _own_commitment(e, shown.seat)]
+    if shown.seat is not None:
+        seat = shown.seat
+        shown.receipts = [receipt(e) for e in events if _own_commitment(e, seat)]
     if viewer == MODERATOR:
         shown.moderating = command_shapes(rules)[1]
         if has_rounds(rules):

@@ -17,7 +17,10 @@ flow (the referee's automatic steps); turns (to_move, legal, decide); scoring
 (outcome); views (view); versions (the versions played and what changed in each).
 """
 
+from .board import board
+from .board_content import CONTENT, OPTION_TEXTS
 from .commands import COMMANDS
+from .describe import label, narrate
 from .options import OPTIONS, check_options, check_table
 from .scoring import outcome
 from .state import apply, initial
@@ -55,4 +58,9 @@ __all__ = [
     "apply",
     "view",
     "outcome",
+    "board",
+    "narrate",
+    "label",
+    "CONTENT",
+    "OPTION_TEXTS",
 ]

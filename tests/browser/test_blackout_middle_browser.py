@@ -1,0 +1,107 @@
+"""A 3-seat blackout-middle game in browsers, on the real worker: every seat seals its
+orders through the form each round and keeps its receipts, warnings are shown before the
+deadline, a round closes once every seat has sent, and a round left alone passes its
+deadline; every page moves on by itself."""
+
+import re
+
+from browsing import People, shoot
+from playwright.sync_api import Page, expect
+
+from replays.verify import verify_bytes
+
+PLAYERS = ["Ann", "Ben", "Cat"]
+DEADLINE_WAIT = 300_000  # ms, for failing only: the round's 2 s deadline, a sweep, a busy machine
+
+
+def create(moderator: Page, seed: str, **options: str) -> dict[str, str]:
+    moderator.get_by_role("link", name="New Blackout Middle game").click()
+    for n, name in enumerate(PLAYERS):
+        moderator.get_by_label(f"Player {n + 1}", exact=True).fill(name)
+    for name, value in options.items():
+        moderator.locator(f"#option-{name}").fill(value)
+    moderator.get_by_label("Seed (optional)").fill(seed)
+    moderator.get_by_role("button", name="Create the game").click()
+    links = {name: moderator.get_by_label(name, exact=True).input_value() for name in PLAYERS}
+    links["public"] = moderator.get_by_label("Spectators (public)").input_value()
+    links["moderator"] = moderator.get_by_label("Moderator (you)").input_value()
+    return links
+
+
+def open_round(page: Page) -> int:
+    """The round whose orders the seat's page asks for (it appears without a reload)."""
+    heading = page.locator("#orders-h")
+    expect(heading).to_be_visible()
+    return int(re.search(r"round (\d+)", heading.inner_text()).group(1))
+
+
+def seal(page: Page, number: int) -> None:
+    page.get_by_role("button", name=f"Seal my orders for round {number}").click()
+    expect(page.locator(".told")).to_contain_text(f"Your orders for round {number} are sealed")
+    expect(page.locator("#receipts")).to_contain_text(str(number))
+
+
+def test_three_seats_seal_orders_round_after_round_to_the_end(people: People):
+    moderator = people.open("/")
+    links = create(moderator, "browser-blackout")
+    spectator = people.open(links["public"])
+    spectator.evaluate("window.neverReloaded = true")
+    seats = {name: people.open(links[name]) for name in PLAYERS}
+    ann = seats["Ann"]
+    first = open_round(ann)
+    ann.get_by_label("Ability", exact=True).select_option("clue")
+    ann.get_by_role("button", name=f"Seal my orders for round {first}").click()
+    expect(ann.locator(".warnings")).not_to_be_empty()  # a clue with no cards: dropped
+    shoot(ann, "sealed-orders")
+    rounds = 0
+    while ann.locator("#orders-h").count() or not ann.locator(".over").count():
+        if not ann.locator("#orders-h").count():
+            break
+        number = open_round(ann)
+        for page in seats.values():
+            expect(page.locator("#orders-h")).to_contain_text(f"round {number}")
+            seal(page, number)
+        rounds += 1
+        expect(spectator.locator("#feed")).to_contain_text(
+            f"Round {number} closes: every player has sealed orders"
+        )
+        expect(ann.locator("#live")).not_to_contain_text(f"Your sealed orders for round {number}")
+        if rounds == 3:
+            shoot(ann, "blackout-seat")
+            shoot(spectator, "blackout-spectator")
+    assert rounds >= 10
+    finish_awards(seats, people, links)
+    expect(spectator.locator(".over")).to_contain_text("The game is over")
+    assert spectator.evaluate("window.neverReloaded") is True
+    receipts = ann.locator("#receipts tbody tr")
+    assert receipts.count() >= rounds
+    with spectator.expect_download() as download:
+        spectator.get_by_role("link", name="Download the full log").click()
+    assert verify_bytes(open(download.value.path(), "rb").read()).valid
+
+
+def finish_awards(seats: dict[str, Page], people: People, links: dict[str, str]) -> None:
+    """After the last round: any choice the awards ask of a seat or the moderator."""
+    moderator = people.open(links["moderator"])
+    pages = [*seats.values(), moderator]
+    for _ in range(10):
+        if pages[0].locator(".over").count():
+            return
+        for page in pages:
+            page.reload()
+            buttons = page.locator("#moves button")
+            if buttons.count():
+                buttons.first.click()
+    expect(pages[0].locator(".over")).to_be_visible()
+
+
+def test_a_round_nobody_answers_passes_its_deadline_and_the_pages_move_on(people: People):
+    moderator = people.open("/")
+    links = create(moderator, "browser-deadline", first_round_seconds="2")
+    ben = people.open(links["Ben"])
+    spectator = people.open(links["public"])
+    first = open_round(ben)
+    closed = f"Round {first} closes at its deadline"
+    expect(spectator.locator("#feed")).to_contain_text(closed, timeout=DEADLINE_WAIT)
+    expect(ben.locator("#orders-h")).to_contain_text(f"round {first + 1}", timeout=DEADLINE_WAIT)
+    expect(ben.locator("#feed")).to_contain_text(closed)
