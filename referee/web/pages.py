@@ -296,7 +296,9 @@ def _run(game_id: str, viewer: Viewer, command: dict[str, Any]) -> Any:
 def _tell(game_id: str, command: dict[str, Any], result: dict[str, Any]) -> None:
     """What the command did, for the next page (receipt and warnings for sealed orders)."""
     if "receipt" in result:
-        flash(json.dumps({"receipt": result["receipt"], "warnings": result["warnings"]}), "orders")
+        rounds = command["type"] == "submit_orders"  # else a sealed choice in a game in turns
+        told = {"receipt": result["receipt"], "warnings": result["warnings"], "rounds": rounds}
+        flash(json.dumps(told), "orders")
     elif "dispute" in result or "fork" in result:
         players = referee().view(game_id, MODERATOR)["players"]
         flash(dispute_text(result["dispute"], players) if "dispute" in result else "", "done")
