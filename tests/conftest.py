@@ -16,10 +16,12 @@ SEED = "conftest-seed"
 # a memory file system for tmp_path, where it is: the store commits with fsync, and a
 # disk's fsync is most of what a test of the store or the API waits for
 MEMORY_TMP = Path("/dev/shm")
-# what the workers take first, in this order (the rest keeps pytest's order): the tests
-# that wait on processes, the contract games (the largest groups first), the tampered
-# logs; the many short tests fill the end
+# what the workers take first, in this order (the rest keeps pytest's order): the browser
+# tests (one worker plays their games one after another), the tests that wait on
+# processes, the contract games (the largest groups first), the tampered logs; the many
+# short tests fill the end
 FIRST = (
+    "tests/browser/",
     "tests/integration/",
     "tests/api/test_serve.py",
     "tests/contract/test_rulesets.py",

@@ -1,6 +1,8 @@
 """People in browsers for the page tests: a context each, and screenshots of the pages."""
 
-from playwright.sync_api import Browser, BrowserContext, Page
+import re
+
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from served import ROOT
 
 SHOTS = ROOT / "docs" / "screenshots"
@@ -41,3 +43,42 @@ def shoot(page: Page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{kind}.png"), full_page=True)
     if size:
         page.set_viewport_size(size)
+
+
+def caught_up(pages: list[Page], mover: Page) -> None:
+    """Wait until every page shows the version the mover's page shows (they update live,
+    without a reload)."""
+    version = mover.locator("#live").get_attribute("data-version")
+    for page in pages:
+        expect(page.locator("#live")).to_have_attribute("data-version", version)
+
+
+def to_move(page: Page) -> str | None:
+    """The name of the player to move, as the page says it; None when nobody is."""
+    turn = page.locator(".turn")
+    if not turn.count():
+        return None
+    return re.search(r"To move: (\w+)", turn.inner_text()).group(1)
+
+
+def create_game(
+    moderator: Page, game: str, players: list[str], seed: str, **options: str
+) -> dict[str, str]:
+    """Fill the new-game form of `game` ("Galloping Horse"); the invite links by player
+    name, `moderator` and `public`. Options by name: the text to type or the choice."""
+    moderator.get_by_role("link", name=f"New {game} game").click()
+    for n, name in enumerate(players):
+        moderator.get_by_label(f"Player {n + 1}", exact=True).fill(name)
+    for name, value in options.items():
+        field = moderator.locator(f"#option-{name}")
+        if field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    moderator.get_by_label("Seed (optional)").fill(seed)
+    moderator.get_by_label("Seed (optional)").press("Enter")  # the form sent from the keyboard
+    expect(moderator.get_by_role("heading", name="Your game is ready")).to_be_visible()
+    links = {name: moderator.get_by_label(name, exact=True).input_value() for name in players}
+    links["moderator"] = moderator.get_by_label("Moderator (you)").input_value()
+    links["public"] = moderator.get_by_label("Spectators (public)").input_value()
+    return links

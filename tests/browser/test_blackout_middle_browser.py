@@ -5,27 +5,13 @@ deadline; every page moves on by itself."""
 
 import re
 
-from browsing import People, shoot
+from browsing import People, create_game, shoot
 from playwright.sync_api import Page, expect
 
 from replays.verify import verify_bytes
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 DEADLINE_WAIT = 300_000  # ms, for failing only: the round's 2 s deadline, a sweep, a busy machine
-
-
-def create(moderator: Page, seed: str, **options: str) -> dict[str, str]:
-    moderator.get_by_role("link", name="New Blackout Middle game").click()
-    for n, name in enumerate(PLAYERS):
-        moderator.get_by_label(f"Player {n + 1}", exact=True).fill(name)
-    for name, value in options.items():
-        moderator.locator(f"#option-{name}").fill(value)
-    moderator.get_by_label("Seed (optional)").fill(seed)
-    moderator.get_by_role("button", name="Create the game").click()
-    links = {name: moderator.get_by_label(name, exact=True).input_value() for name in PLAYERS}
-    links["public"] = moderator.get_by_label("Spectators (public)").input_value()
-    links["moderator"] = moderator.get_by_label("Moderator (you)").input_value()
-    return links
 
 
 def open_round(page: Page) -> int:
@@ -43,7 +29,7 @@ def seal(page: Page, number: int) -> None:
 
 def test_three_seats_seal_orders_round_after_round_to_the_end(people: People):
     moderator = people.open("/")
-    links = create(moderator, "browser-blackout")
+    links = create_game(moderator, "Blackout Middle", PLAYERS, "browser-blackout")
     spectator = people.open(links["public"])
     spectator.evaluate("window.neverReloaded = true")
     seats = {name: people.open(links[name]) for name in PLAYERS}
@@ -97,7 +83,9 @@ def finish_awards(seats: dict[str, Page], people: People, links: dict[str, str])
 
 def test_a_round_nobody_answers_passes_its_deadline_and_the_pages_move_on(people: People):
     moderator = people.open("/")
-    links = create(moderator, "browser-deadline", first_round_seconds="2")
+    links = create_game(
+        moderator, "Blackout Middle", PLAYERS, "browser-deadline", first_round_seconds="2"
+    )
     ben = people.open(links["Ben"])
     spectator = people.open(links["public"])
     first = open_round(ben)

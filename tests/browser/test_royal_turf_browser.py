@@ -4,7 +4,7 @@ ends every chip is turned over for all to read."""
 
 import re
 
-from browsing import People, shoot
+from browsing import People, caught_up, create_game, shoot, to_move
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -20,24 +20,9 @@ def chips(page: Page) -> tuple[set, dict]:
     return sealed, shown
 
 
-def create(moderator: Page) -> dict[str, str]:
-    moderator.get_by_role("link", name="New Royal Turf game").click()
-    for n, name in enumerate(PLAYERS):
-        moderator.get_by_label(f"Player {n + 1}", exact=True).fill(name)
-    moderator.get_by_label("Hidden bets").select_option("yes")
-    moderator.get_by_label("Seed (optional)").fill("browser-royal-turf")
-    moderator.get_by_role("button", name="Create the game").click()
-    links = {name: moderator.get_by_label(name, exact=True).input_value() for name in PLAYERS}
-    links["public"] = moderator.get_by_label("Spectators (public)").input_value()
-    return links
-
-
 def mover(seats: dict[str, Page]) -> Page | None:
-    page = next(iter(seats.values()))
-    turn = page.locator(".turn")
-    if not turn.count():
-        return None
-    return seats[re.search(r"To move: (\w+)", turn.inner_text()).group(1)]
+    name = to_move(next(iter(seats.values())))
+    return None if name is None else seats[name]
 
 
 def betting(page: Page) -> bool:
@@ -49,13 +34,6 @@ def betting(page: Page) -> bool:
 
 def race_over(page: Page) -> bool:
     return "Race 1 is over" in page.locator("#feed").inner_text()
-
-
-def caught_up(pages: list[Page], mover: Page) -> None:
-    """Wait until every page shows what the mover's page shows (they update live)."""
-    version = mover.locator("#live").get_attribute("data-version")
-    for page in pages:
-        expect(page.locator("#live")).to_have_attribute("data-version", version)
 
 
 def bet_the_last_choice(page: Page) -> tuple[str, str]:
@@ -76,7 +54,8 @@ def bet_the_last_choice(page: Page) -> tuple[str, str]:
 
 
 def test_sealed_chips_stay_sealed_on_every_other_page_until_the_race_ends(people: People):
-    links = create(people.open("/"))
+    moderator = people.open("/")
+    links = create_game(moderator, "Royal Turf", PLAYERS, "browser-royal-turf", hidden_bets="yes")
     spectator = people.open(links["public"])
     seats = {name: people.open(links[name]) for name in PLAYERS}
     bets: dict[tuple[str, str], int] = {}
