@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/rulesets.py
 	$(BIN)/python bench/web.py
+	$(BIN)/python bench/pages.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -94,7 +94,13 @@ def _read(text: str, default: Any, name: str) -> Any:
         return text
     if not text:
         return None
-    try:  # a list or a number as JSON; anything else is the text itself
+    try:  # a list or a number as JSON; "a, b, c" as a list; anything else as it is
         return json.loads(text, parse_float=str)
     except ValueError:
+        if "," in text:
+            return [_item(part.strip()) for part in text.split(",")]
         return text
+
+
+def _item(text: str) -> Any:
+    return int(text) if text.lstrip("-").isdigit() and text.isascii() and len(text) <= 18 else text

@@ -131,7 +131,7 @@ def leave(game_id: str):
 def game_page(game_id: str):
     """The game as this browser's seat, the moderator, or a spectator may see it."""
     viewer, lost = seats.viewer_of(referee(), game_id)
-    if lost:
+    if lost or viewer is not None:
         moved = _moved_to_fork(game_id)
         if moved is not None:
             return moved
@@ -140,9 +140,12 @@ def game_page(game_id: str):
 
 
 def _moved_to_fork(game_id: str) -> Any:
-    """A token a ruling moved to the game's fork follows it there."""
+    """A seat or moderator whose game a ruling closed goes on to its fork (its token
+    moved there), taking the cookie along; the old game stays on its public page."""
     token = seats.token_of(game_id)
     try:
+        if referee().view(game_id, None)["status"] == "active":
+            return None
         fork = present.fork_of(referee().events(game_id, None)["events"])
         if fork is None or token is None or referee().viewer(fork, token) is None:
             return None
@@ -219,7 +222,9 @@ def _game(
 
 
 def _seen(game_id: str) -> int:
-    return int(session.get("seen", {}).get(game_id, 0))
+    """The version this browser last saw; on a first visit all is new, so none is marked."""
+    seen = session.get("seen", {}).get(game_id)
+    return int(seen) if seen is not None else 1 << 62
 
 
 def _remember_seen(game_id: str, version: int) -> None:

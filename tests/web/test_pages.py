@@ -79,6 +79,7 @@ def test_the_new_game_form_names_every_option_with_its_default(client, ruleset):
     page = client.get(f"/new/{ruleset}").get_data(as_text=True)
     for name in description["options"]:
         assert f'name="option-{name}"' in page
+    assert set(description["option_texts"]) == set(description["options"])
     for text in description["option_texts"].values():
         assert text.replace("'", "&#39;").replace('"', "&#34;") in page
     assert page.count('name="player"') == description["max_players"]
@@ -91,6 +92,12 @@ def test_a_bad_option_is_named_and_creates_nothing(app, client):
     assert answer.status_code == 400
     assert "food_cards: a whole number" in answer.get_data(as_text=True)
     assert app.extensions["referee"].store.db["games"].count == 0
+
+
+def test_a_list_option_may_be_typed_with_commas(app, client):
+    game_id, _ = create(client, **{"option-line_up": "blue, red, green, yellow"})
+    shown = app.extensions["referee"].view(game_id, None)
+    assert shown["options"]["line_up"] == ["blue", "red", "green", "yellow"]
 
 
 def test_creating_without_the_forms_token_is_refused(app, client):

