@@ -101,3 +101,25 @@ def test_a_dispute_is_opened_and_ruled_from_the_moderators_page(app, client):
         assert who in browser.get(f"/g/{fork}").get_data(as_text=True)
     public = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert f'href="/g/{fork}"' in public
+
+
+def test_the_moderator_gets_each_resolved_rounds_summary_to_paste(app):
+    service = app.extensions["referee"]
+    service.clock = lambda: 1_800_000_000
+    created = service.create_game("blackout-middle", ["Ann", "Ben", "Cat"], {}, "summaries")
+    game_id = created["game_id"]
+    opened = service.view(game_id, None)["round"]["open"]
+    for seat in range(3):
+        orders = service.view(game_id, seat)["legal"][0]
+        service.command(game_id, seat, orders)
+    assert service.resolve_round(game_id, opened["round"]) == "resolved"
+    moderator = app.test_client()
+    moderator.set_cookie(cookie_name(game_id), created["moderator_token"])
+    page = moderator.get(f"/g/{game_id}").get_data(as_text=True)
+    markdown = service.round_summary(game_id, opened["round"], "markdown")
+    bbcode = service.round_summary(game_id, opened["round"], "bbcode")
+    assert html.escape(markdown, quote=False) in page
+    assert html.escape(bbcode, quote=False) in page
+    assert f"Copy round {opened['round']} as BBCode" in page
+    spectator = app.test_client().get(f"/g/{game_id}").get_data(as_text=True)
+    assert "as BBCode" not in spectator
