@@ -29,6 +29,24 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return dict(pairs)
 
 
+def canonical_json(text: str) -> Any:
+    """JSON text as the log can hold it: ValueError naming what is wrong otherwise (a
+    fraction, NaN, a key twice, nesting deeper than MAX_DEPTH, a lone surrogate)."""
+    try:
+        value = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_refuse_float,
+            object_pairs_hook=_refuse_duplicates,
+        )
+        if depth(value) > MAX_DEPTH:
+            raise ValueError(f"JSON nested deeper than {MAX_DEPTH}")
+        canonical(value)  # lone surrogates cannot be encoded as UTF-8
+    except RecursionError:
+        raise ValueError(f"JSON nested deeper than {MAX_DEPTH}") from None
+    return value
+
+
 class CanonicalJsonParser(FlaskParser):
     """webargs' parser, refusing fractions, NaN and Infinity, lone surrogates, integers
     past Python's digit limit, nesting deeper than MAX_DEPTH (each a 500 further in) and
@@ -38,16 +56,7 @@ class CanonicalJsonParser(FlaskParser):
         if not is_json_request(req):
             return core.missing
         try:
-            text = req.get_data(cache=True).decode("utf-8")
-            value = json.loads(
-                text,
-                parse_constant=_refuse_constant,
-                parse_float=_refuse_float,
-                object_pairs_hook=_refuse_duplicates,
-            )
-            if depth(value) > MAX_DEPTH:
-                raise ValueError(f"JSON nested deeper than {MAX_DEPTH}")
-            canonical(value)  # lone surrogates cannot be encoded as UTF-8
+            value = canonical_json(req.get_data(cache=True).decode("utf-8"))
         except json.JSONDecodeError:
             raise  # webargs counts an empty body as missing, anything else as invalid
         except (ValueError, RecursionError) as exc:

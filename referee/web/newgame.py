@@ -6,6 +6,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from ..api.bodies import canonical_json
 from ..engine.errors import BadRequest, Forbidden
 
 SEED_MOST = 200
@@ -95,7 +96,7 @@ def _read(text: str, default: Any, name: str) -> Any:
     if not text:
         return None
     try:  # a list or a number as JSON; "a, b, c" as a list; anything else as it is
-        return json.loads(text, parse_float=str)
+        return canonical_json(text)
     except ValueError:
         if "," in text:
             return [_item(part.strip()) for part in text.split(",")]

@@ -21,6 +21,7 @@ from flask import (
     url_for,
 )
 
+from ..api.bodies import canonical_json
 from ..api.rulesets import describe
 from ..disputes import render as dispute_text
 from ..engine import registry
@@ -215,6 +216,7 @@ def _game(
         error=error,
         sent=sent or {},
         form_key=secrets.token_urlsafe(16),
+        looking=looking,
     )
     answer = Response(body, error.status if error else 200)
     answer.headers["Cache-Control"] = "no-store"
@@ -255,6 +257,8 @@ def orders(game_id: str):
     sent = request.form.to_dict(flat=False)
     try:
         rules = registry.get(referee().view(game_id, None)["ruleset"])
+        if not hasattr(rules, "orders_from_form"):
+            raise BadRequest("command/unknown", "this game takes no sealed orders", {})
         number = _int(request.form.get("round", ""), "round")
         command = {"type": "submit_orders", "round": number, "orders": rules.orders_from_form(sent)}
         return _run(game_id, viewer, command)
@@ -313,7 +317,7 @@ def _tell(game_id: str, command: dict[str, Any], result: dict[str, Any]) -> None
 
 def _command_from(text: str) -> dict[str, Any]:
     try:
-        command = json.loads(text)
+        command = canonical_json(text)
     except ValueError:
         command = None
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
@@ -348,9 +352,10 @@ def _typed(text: str, shape: Any, name: str) -> Any:
         return _int(text, name)
     if kind in ("object", "array"):
         try:
-            return json.loads(text)
-        except ValueError:
-            raise BadRequest("request/invalid", f"{name} must be JSON", {"field": name}) from None
+            return canonical_json(text)
+        except ValueError as error:
+            message = f"{name} must be JSON: {error}"
+            raise BadRequest("request/invalid", message, {"field": name}) from None
     return text
 
 
