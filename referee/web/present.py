@@ -12,7 +12,7 @@ from markupsafe import Markup
 from replays.verify import verify_bytes
 
 from ..engine import registry
-from ..engine.game import command_shapes
+from ..engine.game import command_shapes, rules_of
 from ..engine.rounds import has_rounds
 from ..service import MODERATOR, Referee, Viewer, receipt
 from . import forms, story
@@ -36,6 +36,7 @@ class Page:
     summaries: list[dict[str, Any]] = field(default_factory=list)
     moderating: dict[str, Any] = field(default_factory=dict)
     verified: Any = None
+    warnings: list[dict[str, Any]] = field(default_factory=list)  # of the seat's sealed orders
     fork: str | None = None  # where play goes on after a ruling amended this game
 
     @property
@@ -73,6 +74,8 @@ def page(
     if shown.seat is not None or viewer == MODERATOR:  # a moderator may have moves (votes)
         shown.orders = order_fields(rules, view) if shown.seat is not None else []
         shown.moves = moves(rules, view, skip_orders=bool(shown.orders))
+    if shown.seat is not None and shown.orders:
+        shown.warnings = standing_warnings(service, game_id, view, shown.seat)
     if shown.seat is not None:
         seat = shown.seat
         shown.receipts = [receipt(e) for e in events if _own_commitment(e, seat)]
@@ -191,6 +194,19 @@ def order_fields(rules: ModuleType, view: dict[str, Any]) -> list[dict[str, Any]
     if fields is None or not any(c["type"] == "submit_orders" for c in legal):
         return []
     return forms.check_fields(fields(view))
+
+
+def standing_warnings(
+    service: Referee, game_id: str, view: dict[str, Any], seat: int
+) -> list[dict[str, Any]]:
+    """What the rules would drop from the seat's sealed orders were the round resolved
+    now (the warnings its submission was answered with, kept until the deadline)."""
+    mine = (open_round(view) or {}).get("my_orders")
+    state = service.state(game_id)
+    inspect = getattr(rules_of(state), "inspect_orders", None)
+    if not mine or inspect is None:
+        return []
+    return list(inspect(state["rules"], seat, mine["orders"]))
 
 
 def open_round(view: dict[str, Any]) -> dict[str, Any] | None:

@@ -38,7 +38,8 @@ def test_three_seats_seal_orders_round_after_round_to_the_end(people: People):
     first = open_round(ann)
     ann.get_by_label("Ability", exact=True).select_option("clue")
     ann.get_by_role("button", name=f"Seal my orders for round {first}").click()
-    expect(ann.locator(".warnings")).not_to_be_empty()  # a clue with no cards: dropped
+    dropped = ann.locator("#orders .warnings")  # a clue with no cards: it would be dropped
+    expect(dropped).to_contain_text("ability.use is missing")
     shoot(ann, "sealed-orders")
     for number in range(first, LAST_ROUND + 1):
         for page in seats.values():  # each round's form arrives on every page by itself

@@ -5,6 +5,7 @@ import html
 import re
 
 import pytest
+from markupsafe import escape
 
 from referee.web.seats import cookie_name
 
@@ -123,3 +124,25 @@ def test_the_moderator_gets_each_resolved_rounds_summary_to_paste(app):
     assert f"Copy round {opened['round']} as BBCode" in page
     spectator = app.test_client().get(f"/g/{game_id}").get_data(as_text=True)
     assert "as BBCode" not in spectator
+
+
+def test_a_seats_sealed_orders_show_what_the_rules_would_drop_until_the_deadline(app):
+    from referee.games.blackout_middle import orders_from_form
+
+    service = app.extensions["referee"]
+    created = service.create_game("blackout-middle", ["Ann", "Ben", "Cat"], {}, "warnings")
+    game_id = created["game_id"]
+    number = service.view(game_id, None)["round"]["open"]["round"]
+    orders = orders_from_form({"ability": ["clue"]})  # a clue naming no card
+    status, answer = service.command(
+        game_id, 0, {"type": "submit_orders", "round": number, "orders": orders}
+    )
+    assert answer["warnings"]
+    ann, ben = app.test_client(), app.test_client()
+    ann.set_cookie(cookie_name(game_id), created["seats"][0]["token"])
+    ben.set_cookie(cookie_name(game_id), created["seats"][1]["token"])
+    page = ann.get(f"/g/{game_id}").get_data(as_text=True)  # a later visit: still told
+    assert "were the round resolved now the rules would drop" in page
+    for warning in answer["warnings"]:
+        assert str(escape(warning["message"])) in page  # as the page escapes it
+    assert "would drop" not in ben.get(f"/g/{game_id}").get_data(as_text=True)
