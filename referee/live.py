@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "referee:appended"
 STREAM_WAKE = 15.0  # seconds between a stream's looks at the store with no news (a keep-alive)
+LISTEN_WAIT = 5.0  # seconds a new stream waits, at most, for its process to be listening
 RECONNECT_MOST = 30.0  # the listener's backoff ceiling while Redis is gone
 
 
@@ -55,6 +56,7 @@ class Herald:
         self._outbox: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
         self._threads: tuple[int, list[threading.Thread]] | None = None
         self._lock = threading.Lock()
+        self._listening = threading.Event()  # this process's listener is subscribed
 
     def announce(self, game_id: str, seq: int) -> None:
         """A game's log is at `seq` now (called after the commit; returns at once)."""
@@ -63,15 +65,23 @@ class Herald:
             self._outbox.put((game_id, seq))
             self.start()
 
-    def start(self) -> None:
+    def start(self, *, wait: float = 0.0) -> None:
         """The publisher and listener threads of this process (a forked process starts
-        its own on first use)."""
+        its own on first use). A stream waits up to `wait` seconds for the listener to be
+        subscribed, so news published once it is open cannot pass this process by; a
+        command never waits."""
         if self.broker is None:
             return
+        self._started()
+        if wait:
+            self._listening.wait(wait)
+
+    def _started(self) -> None:
         with self._lock:
             held = self._threads
             if held is not None and held[0] == os.getpid():
                 return
+            self._listening = threading.Event()
             threads = [
                 threading.Thread(target=self._publish, name="herald-publish", daemon=True),
                 threading.Thread(target=self._listen, name="herald-listen", daemon=True),
@@ -103,12 +113,16 @@ class Herald:
 
     def _news(self) -> Iterator[tuple[str, int]]:
         assert self.broker is not None
-        pubsub = broker_client(self.broker, timeout=None).pubsub(ignore_subscribe_messages=True)
+        pubsub = broker_client(self.broker, timeout=None).pubsub()
         try:
             pubsub.subscribe(CHANNEL)
             while True:
                 message = pubsub.get_message(timeout=STREAM_WAKE)
-                if message is not None:
+                if message is None:
+                    continue
+                if message["type"] == "subscribe":  # Redis confirms: news reaches us now
+                    self._listening.set()
+                elif message["type"] == "message":
                     yield _parsed(message["data"])
         finally:
             pubsub.close()

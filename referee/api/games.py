@@ -20,6 +20,7 @@ from schemas import (
 
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
+from ..live import LISTEN_WAIT
 from ..service import Referee
 from .bodies import CanonicalJsonParser
 
@@ -152,7 +153,7 @@ def stream_events(query, game_id: str):
     after = max(query["after"], last_event_id())
     service.events(game_id, viewer, after=after)  # a game that is not there: 404 now
     wake = current_app.config["STREAM_WAKE"]
-    service.herald.start()  # this process listens for news from the others
+    service.herald.start(wait=LISTEN_WAIT)  # this process listens for news from the others
     return Response(
         live_events(service, game_id, token, after, wake),
         mimetype="text/event-stream",

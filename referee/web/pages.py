@@ -27,6 +27,7 @@ from ..disputes import render as dispute_text
 from ..engine import registry
 from ..engine.errors import BadRequest, NotFound, RefereeError
 from ..engine.events import MODERATOR
+from ..live import LISTEN_WAIT
 from ..service import Referee, Viewer
 from . import present, seats
 from .newgame import NewGame
@@ -397,7 +398,7 @@ def live(game_id: str):
         service.state(game_id)
     except NotFound:
         abort(404)
-    service.herald.start()
+    service.herald.start(wait=LISTEN_WAIT)  # news from the other processes reaches it
     wake = current_app.config["STREAM_WAKE"]
     return Response(
         stream_with_context(_news(service, game_id, _after(), wake)),
