@@ -15,6 +15,7 @@ Redis for news between them).
 import argparse
 import json
 import shutil
+import socket
 import statistics
 import sys
 import tempfile
@@ -54,7 +55,7 @@ class Spectator:
         self.heard: dict[int, float] = {}
         self.fetched: dict[int, float] = {}
         self.ready = threading.Event()
-        self.sock = __import__("socket").create_connection(("127.0.0.1", port))
+        self.sock = socket.create_connection(("127.0.0.1", port))
         path = f"/g/{game_id}/live?after={version}"
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         self.part = HTTPConnection("127.0.0.1", port, timeout=60)

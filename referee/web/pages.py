@@ -27,6 +27,7 @@ from ..disputes import render as dispute_text
 from ..engine import registry
 from ..engine.errors import BadRequest, NotFound, RefereeError
 from ..engine.events import MODERATOR
+from ..engine.game import rules_of
 from ..live import LISTEN_WAIT
 from ..service import Referee, Viewer
 from . import present, seats
@@ -257,7 +258,7 @@ def orders(game_id: str):
     viewer, lost = seats.viewer_of(referee(), game_id)
     sent = request.form.to_dict(flat=False)
     try:
-        rules = registry.get(referee().view(game_id, None)["ruleset"])
+        rules = rules_of(referee().state(game_id))
         if not hasattr(rules, "orders_from_form"):
             raise BadRequest("command/unknown", "this game takes no sealed orders", {})
         number = _int(request.form.get("round", ""), "round")
@@ -334,7 +335,7 @@ def _int(text: str, name: str) -> int:
 
 def _moderator_command(game_id: str, form) -> dict[str, Any]:
     """The command named by `type`, its fields read by the type its shape gives."""
-    rules = registry.get(referee().view(game_id, None)["ruleset"])
+    rules = rules_of(referee().state(game_id))
     shapes = present.command_shapes(rules)[1]
     kind = form.get("type", "")
     if kind not in shapes:
