@@ -9,7 +9,7 @@ from replays.verify import verify_events
 from .engine import game
 from .engine.errors import BadRequest, RuleViolation, TooLarge
 from .engine.events import MODERATOR
-from .service import Referee, due_row, role_name
+from .service import Referee, role_name
 
 
 def import_log(
@@ -67,7 +67,7 @@ def _stored(
     seats = range(len(state["players"]))
     tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
     tokens.update({role_name(s): secrets.token_urlsafe(24) for s in seats})
-    due = due_row(state)
+    due = referee.due_of(state, events, referee.clock())
     referee.store.import_game(game_id, state["ruleset"], seed, events, tokens, due=due)
     referee.latest.put(game_id, state)
     referee.schedule(game_id, events, due)

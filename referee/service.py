@@ -14,8 +14,8 @@ from . import (
     games,  # noqa: F401  (registers the rulesets)
     summary,
 )
+from .engine import clocks, game, rounds
 from .engine import disputes as engine_disputes
-from .engine import game, rounds
 from .engine.canonical import digest
 from .engine.errors import BadRequest, Conflict, Forbidden, RuleViolation, Unauthorized
 from .engine.events import MODERATOR, REFEREE
@@ -24,7 +24,9 @@ from .names import name_problem
 from .store import EventStore, IdempotentReplay
 
 Viewer = int | str | None
-REFEREE_ONLY = frozenset({*rounds.REFEREE_COMMANDS, *engine_disputes.REFEREE_COMMANDS})
+REFEREE_ONLY = frozenset(
+    {*rounds.REFEREE_COMMANDS, *clocks.REFEREE_COMMANDS, *engine_disputes.REFEREE_COMMANDS}
+)
 RETRIES = 3
 ROUND_OUTCOMES = {
     "rule/no_round_open": "not_open",
@@ -33,6 +35,16 @@ ROUND_OUTCOMES = {
     "rule/not_due": "not_due",
     "game/over": "not_open",  # play stopped (ended, or closed by a ruling): no round is open
 }
+CLOCK_OUTCOMES = {
+    "rule/no_clock_running": "not_running",
+    "rule/paused": "paused",
+    "rule/not_due": "not_due",
+    "game/over": "not_running",
+}
+# a clock due within this many seconds gets a timed task at once (a Celery ETA task, held
+# by a worker); one further off is armed by the sweeper when it comes this near, as an
+# ETA task on Redis is delivered again after the broker's visibility timeout (1 h)
+NEAR_SECONDS = 600
 
 
 def utc_text(seconds: int) -> str:
@@ -49,6 +61,8 @@ class Scheduler(Protocol):
     """Where the service asks for a round to be resolved: at `eta` (seconds), or now."""
 
     def resolve(self, game_id: str, round_number: int, eta: int | None) -> None: ...
+
+    def time_out(self, game_id: str, seat: int, deadline: int) -> None: ...
 
 
 def role_name(viewer: Viewer) -> str:
@@ -119,15 +133,18 @@ class Referee:
         seed: str | None = None,
         *,
         game_id: str | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """A new game with fresh tokens; the seed is kept secret, its hash published."""
+        """A new game with fresh tokens; the seed is kept secret, its hash published. A
+        game in turns may have a `clock` (docs/clocks.md)."""
         seed = seed if seed is not None else secrets.token_hex(32)
-        records = game.create(ruleset, players, options, seed, now=self.clock())
+        now = self.clock()
+        records = game.create(ruleset, players, options, seed, now=now, clock=clock)
         game_id = game_id or secrets.token_hex(8)
         tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
         tokens.update({role_name(s): secrets.token_urlsafe(24) for s in range(len(players))})
         state = game.fold(records)
-        due = due_row(state)
+        due = self.due_of(state, records, now)
         self.store.create_game(game_id, ruleset, seed, records, tokens, due=due)
         self.schedule(game_id, records, due)
         return {
@@ -234,7 +251,7 @@ class Referee:
             prepared = self._prepared(run, state, seed, now)
             command = prepared.command
             records, after = game.step(state, run.viewer, command, seed)
-            due = due_row(after)
+            due = self.due_of(after, records, now)
             respond = _responder(
                 run.viewer, game.is_over(after), game.warnings(state, records), prepared.report
             )
@@ -274,7 +291,10 @@ class Referee:
         new_id = secrets.token_hex(8)
         prepared = disputes.prepare(run.game_id, events, state, command, seed, new_game_id=new_id)
         if prepared.fork is not None and prepared.fork_state is not None:
-            prepared.fork = replace(prepared.fork, due=due_row(prepared.fork_state))
+            fork_records = [*prepared.fork.copied, *prepared.fork.records]
+            prepared.fork = replace(
+                prepared.fork, due=self.due_of(prepared.fork_state, fork_records, now)
+            )
         return prepared
 
     def _forked(self, prepared: disputes.Prepared) -> None:
@@ -306,6 +326,49 @@ class Referee:
         current = self.state(game_id).get("rounds", {}).get("current")
         return current is None or current["round"] != round_number
 
+    def time_out(self, game_id: str, seat: int, deadline: int, *, now: int | None = None) -> str:
+        """Do what a seat's clock says once its deadline has passed: `timed_out`, or why
+        not (`moved`: the seat's deadline is another now, as it moved or was extended;
+        `not_running`; `not_due`; `paused`). Safe to call any number of times, from any
+        number of workers at once: a timeout happens once."""
+        clock = self.state(game_id).get("clock")
+        if clock is None or clock["deadlines"][seat] != deadline:
+            return "moved" if clock is not None else "not_running"
+        command = {"type": "time_out", "seat": seat}
+        try:
+            self.command(game_id, REFEREE, command, now=now)
+        except RuleViolation as refused:
+            if refused.code in CLOCK_OUTCOMES:
+                return CLOCK_OUTCOMES[refused.code]
+            raise
+        except Conflict:
+            timed = self.state(game_id)["clock"]["deadlines"][seat] != deadline
+            return "moved" if timed else "conflict"
+        return "timed_out"
+
+    def due_clocks(self, now: int | None = None) -> list[tuple[str, int, int]]:
+        """(game, seat, deadline) of the running clocks whose deadline has passed."""
+        return self.store.due_clocks(now if now is not None else self.clock())
+
+    def arm_clocks(self, now: int | None = None) -> list[tuple[str, int, int]]:
+        """Send a timed task for every running clock now due within NEAR_SECONDS that has
+        none yet; returns those clocks."""
+        now = now if now is not None else self.clock()
+        armed = self.store.arm_clocks(now + NEAR_SECONDS)
+        if self.scheduler is not None:
+            for game_id, seat, deadline in armed:
+                self.scheduler.time_out(game_id, seat, deadline)
+        return armed
+
+    def due_of(
+        self, state: game.State, records: list[dict[str, Any]], now: int
+    ) -> dict[str, Any] | None:
+        """The store's row of what is due in a game; for a clocked game, its running
+        clocks, those due soon armed (a timed task is sent for each after the commit)."""
+        if "clock" not in state:
+            return due_row(state)
+        return {"clocks": running_clocks(state, self.scheduler is not None, now)}
+
     def due_rounds(self, now: int | None = None) -> list[tuple[str, int]]:
         """Open rounds that are closed or past their deadline and not paused."""
         return self.store.due_rounds(now if now is not None else self.clock())
@@ -313,7 +376,14 @@ class Referee:
     def schedule(
         self, game_id: str, records: list[dict[str, Any]], row: dict[str, Any] | None
     ) -> None:
-        """Ask the scheduler to resolve the open round at its deadline, or now if closed."""
+        """Ask the scheduler to resolve the open round at its deadline, or now if closed;
+        to time out each clock armed in this batch at its deadline."""
+        if self.scheduler is not None and row and "clocks" in row:
+            if any(r["type"] in CLOCK_EVENTS for r in records):
+                for clock in row["clocks"]:
+                    if clock["armed"]:
+                        self.scheduler.time_out(game_id, clock["seat"], clock["deadline"])
+            return
         if self.scheduler is None or not row or row["round"] is None or row["paused"]:
             return
         if row["ready"]:
@@ -348,6 +418,20 @@ class Referee:
 
 
 DEADLINE_EVENTS = ("RoundOpened", "DeadlineExtended", "GameResumed")
+CLOCK_EVENTS = ("ClockSet", "ClockExtended", "GameResumed")
+
+
+def running_clocks(state: game.State, armed: bool, now: int) -> list[dict[str, Any]]:
+    """A clocked game's running clocks (none while paused or once play stops): seat,
+    deadline, and `armed` for a deadline within NEAR_SECONDS when `armed` is asked."""
+    clock = state["clock"]
+    if game.is_closed(state) or clock["paused_at"] is not None:
+        return []
+    return [
+        {"seat": seat, "deadline": deadline, "armed": armed and deadline <= now + NEAR_SECONDS}
+        for seat, deadline in enumerate(clock["deadlines"])
+        if deadline is not None
+    ]
 
 
 def presented(game_id: str, state: game.State, viewer: Viewer) -> dict[str, Any]:
@@ -357,6 +441,9 @@ def presented(game_id: str, state: game.State, viewer: Viewer) -> dict[str, Any]
     opened = (shown.get("round") or {}).get("open")
     if opened:
         opened["deadline_utc"] = utc_text(opened["deadline"])
+    if "clock" in shown:
+        deadlines = shown["clock"]["deadlines"]
+        shown["clock"]["deadlines_utc"] = [d if d is None else utc_text(d) for d in deadlines]
     return shown
 
 
@@ -394,7 +481,7 @@ def check_sender(state: game.State, viewer: Viewer, command: dict[str, Any]) -> 
     (or the referee's) sent by anyone else is 403, the same code for every such command;
     a replacement player's name must be printable (as at creation)."""
     kind = command.get("type")
-    seats, moderating = game.command_shapes(game.rules_of(state))
+    seats, moderating = game.shapes_of(state)
     if kind in REFEREE_ONLY and viewer != REFEREE:
         raise Forbidden("auth/referee_only", f"{kind} is sent by the referee alone", {})
     if isinstance(viewer, int) and kind in moderating and kind not in seats:

@@ -283,6 +283,7 @@ def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:
         created["options"],
         seed,
         now=created.get("created_at"),
+        clock=created.get("clock"),
     )
     today = opening[0]["payload"]
     then = {**created, "ruleset_version": today["ruleset_version"], "options": today["options"]}

@@ -5,6 +5,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from referee.engine import clocks
 from referee.names import NAME_LIMIT, name_problem
 
 
@@ -18,8 +19,35 @@ NAME: list[Callable[[str], Any]] = [validate.Length(min=1, max=NAME_LIMIT), _pri
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 
 
+class ClockSchema(Schema):
+    """A turn clock for a game played in turns (docs/clocks.md)."""
+
+    seconds = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=clocks.MIN_SECONDS, max=clocks.MAX_SECONDS),
+        metadata={"description": "the time limit per move, in seconds"},
+    )
+    on_timeout = fields.String(
+        load_default=clocks.WAIT,
+        validate=validate.OneOf(clocks.ON_TIMEOUT),
+        metadata={
+            "description": "wait: the seat is marked late and the moderator decides; "
+            "default: the referee plays the seat's timeout move; autopilot: it does so for "
+            "the rest of the game, until the seat rejoins or is given a new player"
+        },
+    )
+    extensions = fields.Integer(
+        load_default=0,
+        strict=True,
+        validate=validate.Range(min=0, max=clocks.MAX_EXTENSIONS),
+        metadata={"description": "how many times each seat may take more time itself"},
+    )
+
+
 class GameCreateSchema(Schema):
-    """POST /games: which ruleset, who plays, options, and optionally the seed."""
+    """POST /games: which ruleset, who plays, options, optionally the seed, and for a
+    game in turns optionally a clock."""
 
     ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
     players = fields.List(
@@ -27,6 +55,7 @@ class GameCreateSchema(Schema):
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.String(validate=validate.Length(min=1, max=256))
+    clock = fields.Nested(ClockSchema)
 
 
 class SeatSchema(Schema):
@@ -151,6 +180,13 @@ class GameViewSchema(Schema):
     seed = fields.String(allow_none=True)
     round = fields.Dict(
         metadata={"description": "games in rounds: the open round, its deadline, who has sent"}
+    )
+    clock = fields.Dict(
+        metadata={
+            "description": "games in turns with a clock: its settings, each seat's deadline "
+            "(seconds and UTC text; null while not asked), who is late or on autopilot, "
+            "the extensions each seat has left, and whether it is paused"
+        }
     )
     forked_from = fields.Dict(
         metadata={"description": "a fork: {from_game, at, at_hash, dispute} of its original"}

@@ -38,6 +38,7 @@ def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECON
         task_routes={
             "referee.resolve_round": {"queue": ROUNDS_QUEUE},
             "referee.sweep_rounds": {"queue": ROUNDS_QUEUE},
+            "referee.time_out": {"queue": ROUNDS_QUEUE},
         },
         beat_schedule={
             "sweep-rounds": {"task": "referee.sweep_rounds", "schedule": sweep_seconds},
@@ -47,7 +48,8 @@ def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECON
 
 
 class CeleryScheduler:
-    """Asks a worker to resolve a round: at its deadline (an ETA task), or now.
+    """Asks a worker to resolve a round: at its deadline (an ETA task), or now; and to
+    time out a seat's clock at its deadline.
 
     A command never waits on the broker: the round's `due` row is already committed, so
     the task is only an optimisation. `resolve` hands the message to a publisher thread
@@ -57,32 +59,37 @@ class CeleryScheduler:
 
     def __init__(self, celery: Celery) -> None:
         self.celery = celery
-        self._outbox: queue.SimpleQueue[tuple[str, int, int | None]] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[tuple[str, list, int | None]] = queue.SimpleQueue()
         self._publisher: tuple[int, threading.Thread] | None = None
         self._lock = threading.Lock()
 
     def resolve(self, game_id: str, round_number: int, eta: int | None) -> None:
         """Queue resolve_round for the publisher thread (started in this process on first
         use: a forked server process starts its own)."""
-        self._outbox.put((game_id, round_number, eta))
+        self._outbox.put(("referee.resolve_round", [game_id, round_number], eta))
         self._start()
 
-    def publish(self, game_id: str, round_number: int, eta: int | None) -> bool:
-        """Send one resolve_round now; False (logged) if the broker did not take it."""
+    def time_out(self, game_id: str, seat: int, deadline: int) -> None:
+        """Queue time_out at the clock's deadline for the publisher thread."""
+        self._outbox.put(("referee.time_out", [game_id, seat, deadline], deadline))
+        self._start()
+
+    def publish(self, task: str, args: list, eta: int | None) -> bool:
+        """Send one task now; False (logged) if the broker did not take it."""
         options = {} if eta is None else {"eta": datetime.fromtimestamp(eta, UTC)}
         try:
             self.celery.send_task(
-                "referee.resolve_round",
-                args=[game_id, round_number],
+                task,
+                args=args,
                 retry=False,
                 ignore_result=True,  # no result backend in the way (it retries for 20 s)
                 **options,
             )
-        except Exception as exc:  # noqa: BLE001 - the sweeper resolves the round anyway
+        except Exception as exc:  # noqa: BLE001 - the sweeper catches up anyway
             log.warning(
-                "round %s of game %s: resolve_round not sent (%s); the sweeper will catch up",
-                round_number,
-                game_id,
+                "%s %s not sent (%s); the sweeper will catch up",
+                task.removeprefix("referee."),
+                args,
                 type(exc).__name__,
             )
             return False

@@ -8,6 +8,7 @@ from flask import current_app
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
 from referee.health import record_sweep
+from referee.service import NEAR_SECONDS
 from replays.log import LogLineError, parse
 from replays.verify import Report, verify_bytes, verify_events
 
@@ -23,19 +24,37 @@ def resolve_round(game_id: str, round_number: int) -> str:
     return outcome
 
 
+@shared_task(name="referee.time_out")
+def time_out(game_id: str, seat: int, deadline: int) -> str:
+    """Do what a seat's clock says if its deadline (this one) has passed; `timed_out` or
+    why not."""
+    outcome = current_app.extensions["referee"].time_out(game_id, seat, deadline)
+    if outcome == "timed_out":
+        log.info("game %s: seat %d timed out", game_id, seat)
+    return outcome
+
+
 @shared_task(name="referee.sweep_rounds")
 def sweep_rounds() -> int:
-    """Send resolve_round for every round that is closed or overdue (beat runs this)."""
+    """Send resolve_round for every round that is closed or overdue, and time_out for
+    every clock past its deadline; arm the clocks due soon (beat runs this)."""
     referee = current_app.extensions["referee"]
-    due = referee.due_rounds()
+    now = referee.clock()
+    due = referee.due_rounds(now)
     for game_id, round_number in due:
         resolve_round.delay(game_id, round_number)
-    if due:  # a sweep that finds nothing says nothing
-        log.info("sweep: %d round(s) due, sent to be resolved", len(due))
+    late = referee.due_clocks(now)
+    for game_id, seat, deadline in late:
+        time_out.delay(game_id, seat, deadline)
+    armed = referee.arm_clocks(now)
+    if due or late:  # a sweep that finds nothing says nothing
+        log.info("sweep: %d round(s) and %d clock(s) due, sent", len(due), len(late))
+    if armed:
+        log.info("sweep: %d clock(s) due within %d s, timed", len(armed), NEAR_SECONDS)
     broker = current_app.config.get("REDIS_URL")
     if broker:  # readiness asks when a worker last swept
-        record_sweep(broker, referee.clock())
-    return len(due)
+        record_sweep(broker, now)
+    return len(due) + len(late)
 
 
 @shared_task(name="referee.verify_log")

@@ -96,7 +96,7 @@ def create_game(body):
     """Create a game; the seed's hash is published, the seed kept until the end."""
     require_operator()
     return referee().create_game(
-        body["ruleset"], body["players"], body["options"], body.get("seed")
+        body["ruleset"], body["players"], body["options"], body.get("seed"), clock=body.get("clock")
     )
 
 

@@ -9,10 +9,10 @@ The store adds recorded_at, prev_hash and hash.
 from types import ModuleType
 from typing import Any
 
-from . import disputes, moderator, registry, rounds, sealed
+from . import clocks, disputes, moderator, registry, rounds, sealed
 from .canonical import copied, digest
 from .errors import BadRequest, RuleViolation
-from .events import MODERATOR, PUBLIC, REFEREE, Event, may_see
+from .events import MODERATOR, PUBLIC, REFEREE, Event, event, may_see
 from .rng import Rng, commitment
 
 State = dict[str, Any]
@@ -46,14 +46,25 @@ def resolve_options(rules: ModuleType, options: dict[str, Any] | None) -> dict[s
     return resolved
 
 
-def command_shapes(rules: ModuleType) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The seats' and the moderator's command shapes in a ruleset's games."""
+def command_shapes(
+    rules: ModuleType, *, clocked: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The seats' and the moderator's command shapes in a ruleset's games (`clocked`: a
+    game in turns created with a clock)."""
     seats, moderating = dict(rules.COMMANDS), {**MODERATOR_COMMANDS, **disputes.MODERATOR_COMMANDS}
     if rounds.has_rounds(rules):
         seats.update(rounds.SEAT_COMMANDS)
         moderating.update(rounds.MODERATOR_COMMANDS)
         moderating.update(getattr(rules, "MODERATOR_COMMANDS", {}))
+    elif clocked:
+        seats.update(clocks.SEAT_COMMANDS)
+        moderating.update(clocks.MODERATOR_COMMANDS)
     return seats, moderating
+
+
+def shapes_of(state: State) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The seats' and the moderator's command shapes in this game."""
+    return command_shapes(rules_of(state), clocked="clock" in state)
 
 
 def check_players(rules: ModuleType, players: list[str]) -> None:
@@ -76,9 +87,11 @@ def create(
     seed: str,
     *,
     now: int | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> list[Record]:
     """The opening records of a game: GameCreated, the ruleset's setup events, and for a
-    game in rounds the first RoundOpened (its deadline counted from `now`)."""
+    game in rounds the first RoundOpened (its deadline counted from `now`); a game in
+    turns with a `clock` starts its clock at `now`."""
     rules = registry.get(ruleset_id)
     check_players(rules, players)
     resolved = resolve_options(rules, options)
@@ -92,7 +105,15 @@ def create(
         "options": resolved,
         "seed_commitment": commitment(seed),
     }
-    if rounds.has_rounds(rules):
+    if clock is not None:
+        if rounds.has_rounds(rules):
+            raise BadRequest(
+                "clock/rounds",
+                f"{rules.NAME} is played in rounds with their own deadlines: it takes no clock",
+                {"field": "clock"},
+            )
+        payload["clock"] = clocks.settings(clock)
+    if rounds.has_rounds(rules) or clock is not None:
         payload["created_at"] = _now({"now": now})
     return opening(payload, seed)
 
@@ -108,6 +129,9 @@ def opening(created: dict[str, Any], seed: str) -> list[Record]:
     if rounds.has_rounds(rules):
         opened = rounds.opening(rules, state["rules"], created["created_at"])
         records, state = _append(records, state, opened, REFEREE, None, seed)
+    if "clock" in state:
+        started = _clock_set(state, set(), created["created_at"])
+        records, state = _append(records, state, started, REFEREE, None, seed)
     return records
 
 
@@ -127,6 +151,10 @@ def step(
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
     events = _decide(state, actor, command, Rng(seed))
     records, after = _append([], state, events, actor, command, seed)
+    if "clock" in after:
+        acted = _acted(state, actor, command, records)
+        clocked, after = _clock_records(after, acted, command, seed)
+        records += clocked
     closing, after = _closing_records(after, seed)
     return records + closing, after
 
@@ -169,6 +197,8 @@ def _decide(state: State, actor: Actor, command: dict[str, Any], rng: Rng) -> li
 def _decide_in_turns(
     state: State, rules: ModuleType, actor: Actor, command: dict[str, Any], rng: Rng
 ) -> list[Event]:
+    if "clock" in state:
+        return _decide_clocked(state, rules, actor, command, rng)
     if actor == MODERATOR:
         check_fields(command, MODERATOR_COMMANDS)
         return moderator.decide(state, command)
@@ -176,6 +206,90 @@ def _decide_in_turns(
         raise BadRequest("command/unknown", "the referee gives no commands in this game", {})
     check_fields(command, rules.COMMANDS)
     return sealed.complete(rules.decide(state["rules"], actor, command, rng), state["seq"], rng)
+
+
+def _decide_clocked(
+    state: State, rules: ModuleType, actor: Actor, command: dict[str, Any], rng: Rng
+) -> list[Event]:
+    """A command in a game in turns with a clock: the clock's own commands, or the usual
+    ones (the command carries the referee's time, `now`, as in rounds)."""
+    _now(command)
+    bare = {k: v for k, v in command.items() if k != "now"}
+    if actor == REFEREE:
+        check_fields(bare, clocks.REFEREE_COMMANDS)
+    elif actor == MODERATOR:
+        check_fields(bare, {**MODERATOR_COMMANDS, **clocks.MODERATOR_COMMANDS})
+        if bare["type"] in MODERATOR_COMMANDS:
+            return moderator.decide(state, bare)
+    else:
+        check_fields(bare, {**rules.COMMANDS, **clocks.SEAT_COMMANDS})
+        if bare["type"] in rules.COMMANDS:
+            return sealed.complete(
+                rules.decide(state["rules"], actor, bare, rng), state["seq"], rng
+            )
+
+    def play(now_state: State, seat: int) -> list[Event]:
+        return timeout_move_events(now_state, seat, rng)
+
+    events = clocks.decide(state, actor, command, rules, play)
+    return sealed.complete(events, state["seq"], rng)
+
+
+def timeout_move(state: State, seat: int) -> dict[str, Any]:
+    """The move the referee plays for a seat that let its clock run out: the ruleset's
+    `timeout_move` (pure, always legal; docs/clocks.md)."""
+    return rules_of(state).timeout_move(state["rules"], seat)
+
+
+def timeout_move_events(state: State, seat: int, rng: Rng) -> list[Event]:
+    """The rules' events of a seat's timeout move, decided as that seat's own command."""
+    return rules_of(state).decide(state["rules"], seat, timeout_move(state, seat), rng)
+
+
+def _acted(state: State, actor: Actor, command: dict[str, Any], records: list[Record]) -> set[int]:
+    """The seats whose clock a batch restarts (if they are still asked): the seat that
+    moved, a seat the referee or the moderator moved for, a seat given a new player."""
+    acted = (
+        {actor} if isinstance(actor, int) and command["type"] in rules_of(state).COMMANDS else set()
+    )
+    for record in records:
+        if record["type"] in ("MovePlayedFor", "PlayerReplaced"):
+            acted.add(record["payload"]["seat"])
+    return acted
+
+
+def _clock_records(
+    state: State, acted: set[int], command: dict[str, Any], seed: str
+) -> tuple[list[Record], State]:
+    """After a batch in a clocked game: the moves the referee plays for seats on
+    autopilot (each until someone else is asked), then ClockSet if the clocks changed."""
+    records: list[Record] = []
+    rules, rng, now = rules_of(state), Rng(seed), command["now"]
+    for _ in range(clocks.MAX_AUTOPLAYED):
+        if _play_stops(state):
+            return records, state
+        seat = clocks.autopiloted(state["clock"], rules.to_move(state["rules"]))
+        if seat is None:
+            break
+        marker = event("MovePlayedFor", {"seat": seat, "why": "autopilot"})
+        moved = sealed.complete([marker, *timeout_move_events(state, seat, rng)], state["seq"], rng)
+        batch, state = _append([], state, moved, REFEREE, None, seed)
+        records += batch
+        acted = acted | {seat}
+    set_now, state = _append([], state, _clock_set(state, acted, now), REFEREE, None, seed)
+    return records + set_now, state
+
+
+def _play_stops(state: State) -> bool:
+    return state["status"] != ACTIVE or rules_of(state).outcome(state["rules"]) is not None
+
+
+def _clock_set(state: State, acted: set[int], now: int) -> list[Event]:
+    if _play_stops(state):
+        return []
+    waiting = rules_of(state).to_move(state["rules"])
+    found = clocks.setting(state["clock"], waiting, acted, now)
+    return [found] if found else []
 
 
 def _now(command: dict[str, Any]) -> int:
@@ -189,8 +303,9 @@ def _now(command: dict[str, Any]) -> int:
 
 
 def stamp(state: State, command: dict[str, Any], now: int) -> dict[str, Any]:
-    """The command with the referee's time in it, for a game played in rounds."""
-    if "rounds" not in state:
+    """The command with the referee's time in it, for a game played in rounds or with a
+    clock."""
+    if "rounds" not in state and "clock" not in state:
         return command
     return {**command, "now": now}
 
@@ -283,8 +398,12 @@ def apply(state: State | None, record: Record) -> State:
         state["status"] = ABANDONED
     elif kind == "SeedRevealed":
         state["seed"] = record["payload"]["seed"]
+    elif kind in clocks.EVENTS and "clock" in state:
+        state["clock"] = clocks.apply(state["clock"], kind, record["payload"])
     elif kind in MODERATOR_EVENTS:
         moderator.apply(state, kind, record["payload"])
+        if kind == "PlayerReplaced" and "clock" in state:
+            state["clock"] = clocks.replaced(state["clock"], record["payload"]["seat"])
     elif kind in disputes.EVENTS or kind == "GameForked":
         disputes.apply(state, kind, record["payload"], record["seq"])
     elif kind in rounds.EVENTS and "rounds" in state:
@@ -314,6 +433,8 @@ def _created(record: Record) -> State:
     }
     if rounds.has_rounds(rules):
         state["rounds"] = rounds.initial()
+    if "clock" in p:
+        state["clock"] = clocks.initial(p["clock"], len(p["players"]))
     return state
 
 
@@ -370,6 +491,8 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
     }
     if "rounds" in state:
         shown["round"] = round_view(state, seen_as)
+    if "clock" in state:
+        shown["clock"] = clock_view(state)
     for link in ("forked_from", "forked_to"):
         if link in state:
             shown[link] = state[link]
@@ -422,6 +545,16 @@ def round_view(state: State, viewer: Actor | None) -> dict[str, Any] | None:
             "orders": mine["orders"],
             "commitment": sealed.commitment(mine["salt"], mine["orders"]),
         }
+    return shown
+
+
+def clock_view(state: State) -> dict[str, Any]:
+    """A clocked game's clocks (public, as who is asked is): the settings, each seat's
+    deadline, who is late or on autopilot, and each seat's own extensions left."""
+    clock = state["clock"]
+    shown = {key: clock[key] for key in (*clocks.SETTINGS, "deadlines", "late", "autopilot")}
+    shown["extensions_left"] = clock["extensions_left"]
+    shown["paused"] = clock["paused_at"] is not None
     return shown
 
 

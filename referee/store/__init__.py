@@ -362,6 +362,9 @@ class EventStore:
     def _mark_due(self, conn: sqlite3.Connection, game_id: str, due: dict | None) -> None:
         if due is None:
             return
+        if "clocks" in due:
+            self._mark_clocks(conn, game_id, due["clocks"])
+            return
         if due["round"] is None:
             conn.execute("DELETE FROM rounds_due WHERE game_id = ?", (game_id,))
             return
@@ -369,6 +372,52 @@ class EventStore:
             "INSERT OR REPLACE INTO rounds_due VALUES (?, ?, ?, ?, ?)",
             (game_id, due["round"], due["deadline"], int(due["ready"]), int(due["paused"])),
         )
+
+    def _mark_clocks(self, conn: sqlite3.Connection, game_id: str, clocks: list[dict]) -> None:
+        """A clocked game's running clocks: a row kept as it was (armed or not) while its
+        deadline stands; the others replaced."""
+        held = dict(
+            conn.execute(
+                "SELECT seat, deadline FROM clocks_due WHERE game_id = ?", (game_id,)
+            ).fetchall()
+        )
+        running = {c["seat"]: c for c in clocks}
+        for seat, deadline in held.items():
+            if seat not in running or running[seat]["deadline"] != deadline:
+                conn.execute(
+                    "DELETE FROM clocks_due WHERE game_id = ? AND seat = ?", (game_id, seat)
+                )
+        for seat, clock in running.items():
+            if held.get(seat) != clock["deadline"]:
+                conn.execute(
+                    "INSERT INTO clocks_due VALUES (?, ?, ?, ?)",
+                    (game_id, seat, clock["deadline"], int(clock.get("armed", False))),
+                )
+
+    def due_clocks(self, now: int) -> list[tuple[str, int, int]]:
+        """(game, seat, deadline) of every running clock whose deadline has passed."""
+        rows = self.db.execute(
+            "SELECT game_id, seat, deadline FROM clocks_due WHERE deadline <= ?"
+            " ORDER BY deadline, game_id, seat",
+            (now,),
+        )
+        return [(row[0], row[1], row[2]) for row in rows.fetchall()]
+
+    def arm_clocks(self, until: int) -> list[tuple[str, int, int]]:
+        """(game, seat, deadline) of the running clocks due by `until` that no timed task
+        was sent for yet, marked as sent now."""
+        with self.transaction() as conn:
+            rows = conn.execute(
+                "UPDATE clocks_due SET armed = 1 WHERE armed = 0 AND deadline <= ?"
+                " RETURNING game_id, seat, deadline",
+                (until,),
+            ).fetchall()
+        return sorted((row[0], row[1], row[2]) for row in rows)
+
+    def next_clock(self) -> int | None:
+        """The earliest deadline of any running clock, or None."""
+        row = self.db.execute("SELECT MIN(deadline) FROM clocks_due").fetchone()
+        return row[0] if row else None
 
     def due_rounds(self, now: int) -> list[tuple[str, int]]:
         """(game, round) of every open round that is closed or past its deadline, unpaused."""

@@ -63,6 +63,14 @@ def create(db: sqlite_utils.Database) -> None:
         pk="game_id",
         if_not_exists=True,
     )
+    # derived from the log (each clocked game's running clocks), rewritten with every
+    # append: the sweeper's index of turn clocks; `armed` once a timed task is sent
+    db.table("clocks_due").create(
+        {"game_id": str, "seat": int, "deadline": int, "armed": int},
+        pk=("game_id", "seat"),
+        if_not_exists=True,
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS clocks_due_deadline ON clocks_due (deadline)")
     # derived from the log (GameForked events): which game each fork continues
     db.table("forks").create(
         {"game_id": str, "forked_from": str, "at": int}, pk="game_id", if_not_exists=True

@@ -49,7 +49,7 @@ def test_commands_answer_while_the_publisher_is_stuck_on_the_broker(tmp_path):
     assert app.extensions["referee"].due_rounds() == [(game_id, 0)]  # the sweeper's row
     release.set()
     assert both_sent.wait(BOUND)
-    assert [m[:2] for m in sent] == [(game_id, 0), (game_id, 0)]
+    assert [(task, args) for task, args, _ in sent] == [("referee.resolve_round", [game_id, 0])] * 2
     assert sent[0][2] is not None and sent[1][2] is None  # the deadline's ETA, then now
 
 
@@ -57,7 +57,7 @@ def test_a_broker_that_refuses_is_logged_and_the_command_stands(tmp_path, caplog
     app, client = rounds_app(tmp_path)
     scheduler = app.extensions["referee"].scheduler
     with caplog.at_level(logging.WARNING, logger="workers.celery_app"):
-        assert scheduler.publish("some-game", 0, None) is False
+        assert scheduler.publish("referee.resolve_round", ["some-game", 0], None) is False
     assert "the sweeper will catch up" in caplog.text
     created = client.post(
         "/games", json={"ruleset": "blackout-middle", "players": NINE, "options": ROUNDS}

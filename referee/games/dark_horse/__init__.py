@@ -22,7 +22,7 @@ from .line import ranks
 from .options import OPTIONS, check_options
 from .scoring import outcome
 from .state import OVER, action_cards, apply, initial, setup
-from .turns import COMMANDS, decide, legal, to_move
+from .turns import COMMANDS, decide, legal, timeout_move, to_move
 from .versions import VERSION, VERSIONS
 
 NAME = "dark-horse"
@@ -44,6 +44,7 @@ __all__ = [
     "setup",
     "to_move",
     "legal",
+    "timeout_move",
     "decide",
     "apply",
     "view",

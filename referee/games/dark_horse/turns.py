@@ -91,6 +91,15 @@ def legal(state: State, seat: int) -> list[Command]:
     return _plays(state, seat)
 
 
+def timeout_move(state: State, seat: int) -> Command:
+    """The move the referee plays for a seat out of time (docs/clocks.md): the first of
+    its legal commands in their fixed order, so never a Dark Horse token (a play without
+    one comes first): the first free horse on the left when laying the line, the first
+    horse of its betting cards when an Exchange forces a discard, else its first action
+    card in hand with the first choice the card gives."""
+    return legal(state, seat)[0]
+
+
 def _placements(state: State) -> list[Command]:
     free = [h for h in HORSES if h not in state["line"]]
     if not state["line"]:

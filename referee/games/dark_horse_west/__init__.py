@@ -24,7 +24,7 @@ from .describe import label, narrate
 from .options import OPTIONS, check_options, check_table
 from .scoring import outcome
 from .state import apply, initial
-from .turns import decide, legal, setup, to_move
+from .turns import decide, legal, setup, timeout_move, to_move
 from .versions import VERSION, VERSIONS
 from .views import view
 
@@ -54,6 +54,7 @@ __all__ = [
     "setup",
     "to_move",
     "legal",
+    "timeout_move",
     "decide",
     "apply",
     "view",

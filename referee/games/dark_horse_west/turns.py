@@ -12,7 +12,7 @@ from ...engine.errors import RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
 from . import cards, characters, collection, placement, rails, table, tokens
-from .data import SCENARIOS
+from .data import ACTIONS, SCENARIOS
 from .flow import advance, folded, waiting
 from .game_setup import setup as random_setup
 from .options import characters_available
@@ -67,6 +67,32 @@ def legal(state: State, seat: int | str | None) -> list[Command]:
         return played + anytime + [{"type": "pass"}]
     choices = collection.collect_commands(state, seat) + [{"type": "decline"}]
     return choices + played + anytime
+
+
+def timeout_move(state: State, seat: int) -> Command:
+    """The move the referee plays for a seat out of time (docs/clocks.md), so that a game
+    of silent seats still builds and ends:
+    - `pass` when the seat may pass;
+    - else the first way to collect the action its dice are on;
+    - else its dice on the highest-numbered action they reach without a token (no Wild
+      Die, Engineer or share), the first such placement;
+    - else the first of its legal commands in their fixed order (the first character,
+      hex or rail free; the Gunslinger up before down; the first card kept)."""
+    choices = legal(state, seat)
+    if {"type": "pass"} in choices:
+        return {"type": "pass"}
+    collecting = [c for c in choices if c["type"] == "collect"]
+    plain = [c for c in choices if c["type"] == "place" and not TOKENS.intersection(c)]
+    if collecting or plain:
+        return collecting[0] if collecting else max(plain, key=_action_number)
+    return choices[0]
+
+
+TOKENS = frozenset({"wild", "engineer", "share"})
+
+
+def _action_number(command: Command) -> int:
+    return ACTIONS.get(command["action"], {}).get("number") or 0
 
 
 def _anytime(state: State, seat: int, *, final: bool) -> list[Command]:

@@ -100,6 +100,13 @@ def legal(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"type": "play_card", "horse": h} for h in HORSES if hand[h] > 0]
 
 
+def timeout_move(state: State, seat: int) -> dict[str, Any]:
+    """The move the referee plays for a seat out of time (docs/clocks.md): every turn is
+    a card play and none is neutral, so a card of the first colour it holds, in the
+    horses' fixed order (red, yellow, green, blue)."""
+    return legal(state, seat)[0]
+
+
 def decide(state: State, seat: int, command: dict[str, Any], rng: Rng) -> list[Event]:
     """Validate a play, then say where the horse goes, who eats, and what comes next."""
     # seat may act now
@@ -220,6 +227,7 @@ __all__ = [
     "setup",
     "to_move",
     "legal",
+    "timeout_move",
     "decide",
     "apply",
     "view",

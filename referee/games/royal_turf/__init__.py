@@ -22,7 +22,7 @@ from .describe import CONTENT, OPTION_TEXTS, label, narrate
 from .options import OPTIONS, check_options
 from .scoring import outcome
 from .state import apply, initial, setup, unrevealed
-from .turns import COMMANDS, decide, legal, to_move
+from .turns import COMMANDS, decide, legal, timeout_move, to_move
 from .views import view
 
 NAME = "royal-turf"
@@ -44,6 +44,7 @@ __all__ = [
     "setup",
     "to_move",
     "legal",
+    "timeout_move",
     "decide",
     "apply",
     "view",

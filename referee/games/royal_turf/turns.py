@@ -69,6 +69,15 @@ def legal(state: State, seat: int | str | None) -> list[dict[str, Any]]:
     return [{"type": "move_horse", "horse": h} for h in _movable(state)]
 
 
+def timeout_move(state: State, seat: int) -> dict[str, Any]:
+    """The move the referee plays for a seat out of time (docs/clocks.md): its smallest
+    chip on the first horse it may back with it, horses in their fixed order; in a race,
+    the first horse whose card is face up that may move."""
+    if state["phase"] == BETTING:
+        return min(legal(state, seat), key=lambda bet: bet["chip"])
+    return legal(state, seat)[0]
+
+
 def decide(state: State, seat: int, command: dict[str, Any], rng: Rng) -> list[Event]:
     """Check a bet or a move against the rules, then say what happens."""
     # seat may act now
