@@ -210,6 +210,13 @@ class RulesetSchema(Schema):
     commands = fields.Dict()
     moderator_commands = fields.Dict()
     content = fields.Dict()
+    clock = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "a ruleset in turns: the clock's settings at creation and the "
+            "commands a clocked game adds (null for a ruleset in rounds)"
+        },
+    )
 
 
 class ErrorBodySchema(Schema):

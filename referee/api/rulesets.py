@@ -6,8 +6,9 @@ from flask_smorest import Blueprint
 
 from schemas import ErrorResponseSchema, RulesetSchema
 
-from ..engine import registry
+from ..engine import clocks, registry
 from ..engine.game import command_shapes
+from ..engine.rounds import has_rounds
 
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The rule sets served.")
 
@@ -26,7 +27,16 @@ def describe(rules: ModuleType) -> dict:
         "commands": commands,
         "moderator_commands": moderating,
         "content": getattr(rules, "CONTENT", {}),
+        "clock": None if has_rounds(rules) else CLOCK,
     }
+
+
+# what a game in turns may be created with, and the commands a clocked game adds
+CLOCK = {
+    "settings": clocks.SETTINGS,
+    "commands": clocks.SEAT_COMMANDS,
+    "moderator_commands": clocks.MODERATOR_COMMANDS,
+}
 
 
 @bp.route("")

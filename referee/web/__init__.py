@@ -44,6 +44,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)  # the API takes tokens, not cookies
     csrf.init_app(app)
     app.jinja_env.filters["fromjson"] = json.loads
+    app.jinja_env.filters["duration"] = duration
     app.register_blueprint(pages.bp)
     app.register_error_handler(CSRFError, _csrf_refused)
     app.after_request(_headers)
@@ -68,3 +69,13 @@ def _headers(response: Response) -> Response:
         response.headers.setdefault("Content-Security-Policy", POLICY)
         response.headers.setdefault("X-Frame-Options", "DENY")
     return response
+
+
+def duration(seconds: int) -> str:
+    """Seconds as a person says them: `1 day 2 hours`, `30 minutes`."""
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts) or f"{seconds} seconds"

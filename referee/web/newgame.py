@@ -2,6 +2,7 @@
 means, and an optional seed, read back into what `create_game` takes."""
 
 import json
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
@@ -22,6 +23,8 @@ class NewGame:
         self.options: dict[str, Any] = {}
         self.sent: dict[str, str] = {}
         self.seed: str | None = None
+        self.clock: dict[str, Any] | None = None
+        self.clock_sent = {"hours": "", "on_timeout": "wait", "extensions": "0"}
         self.key = ""
 
     def fields(self) -> list[dict[str, Any]]:
@@ -54,11 +57,43 @@ class NewGame:
             )
         self.seed = seed or None
         self.key = form.get("operator_key", "")
+        if self.ruleset.get("clock"):
+            self.clock_sent = {name: form.get(f"clock-{name}", "").strip() for name in CLOCK_FIELDS}
+            self.clock = clock_from(self.clock_sent)
 
     def check_operator(self, key: str | None) -> None:
         """When the host set an operator key, the form must carry it."""
         if key and self.key != key:
             raise Forbidden("auth/operator_key", "this host's operator key is needed", {})
+
+
+CLOCK_FIELDS = ("hours", "on_timeout", "extensions")
+HOURS_MOST = 720
+
+
+def clock_from(sent: dict[str, str]) -> dict[str, Any] | None:
+    """The clock the form asks for: none when the time limit is left empty; hours may
+    have a fraction (0.5 is 30 minutes)."""
+    hours = sent.get("hours", "")
+    if not hours:
+        return None
+    try:
+        seconds = round(Decimal(hours) * 3600)
+    except (InvalidOperation, ValueError):
+        seconds = -1
+    if not hours.isascii() or len(hours) > 12 or not 60 <= seconds <= HOURS_MOST * 3600:
+        raise BadRequest(
+            "request/invalid",
+            f"time limit per move: a number of hours, from 1 minute (0.02) to {HOURS_MOST}",
+            {"field": "clock-hours"},
+        )
+    extensions = sent.get("extensions") or "0"
+    if not (extensions.isascii() and extensions.isdigit() and len(extensions) <= 2):
+        raise BadRequest(
+            "request/invalid", "extensions: a whole number", {"field": "clock-extensions"}
+        )
+    on_timeout = sent.get("on_timeout") or "wait"
+    return {"seconds": seconds, "on_timeout": on_timeout, "extensions": int(extensions)}
 
 
 def _kind(default: Any) -> str:

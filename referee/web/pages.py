@@ -27,7 +27,7 @@ from ..disputes import render as dispute_text
 from ..engine import registry
 from ..engine.errors import BadRequest, NotFound, RefereeError
 from ..engine.events import MODERATOR
-from ..engine.game import rules_of
+from ..engine.game import rules_of, shapes_of
 from ..live import LISTEN_WAIT
 from ..service import Referee, Viewer
 from . import present, seats
@@ -67,7 +67,9 @@ def new_game(ruleset_id: str):
     try:
         form.read(request.form)
         form.check_operator(current_app.config.get("OPERATOR_KEY"))
-        created = referee().create_game(form.ruleset["id"], form.players, form.options, form.seed)
+        created = referee().create_game(
+            form.ruleset["id"], form.players, form.options, form.seed, clock=form.clock
+        )
     except RefereeError as error:
         return render_template("new.html", form=form, error=error), error.status
     answer = Response(render_template("created.html", created=created, links=_links(created)))
@@ -335,8 +337,7 @@ def _int(text: str, name: str) -> int:
 
 def _moderator_command(game_id: str, form) -> dict[str, Any]:
     """The command named by `type`, its fields read by the type its shape gives."""
-    rules = rules_of(referee().state(game_id))
-    shapes = present.command_shapes(rules)[1]
+    shapes = shapes_of(referee().state(game_id))[1]
     kind = form.get("type", "")
     if kind not in shapes:
         raise BadRequest("command/invalid", "choose one of the moderator's commands", {})

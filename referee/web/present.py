@@ -80,7 +80,7 @@ def page(
         seat = shown.seat
         shown.receipts = [receipt(e) for e in events if _own_commitment(e, seat)]
     if viewer == MODERATOR:
-        shown.moderating = command_shapes(rules)[1]
+        shown.moderating = command_shapes(rules, clocked="clock" in view)[1]
         if has_rounds(rules):
             shown.summaries = summaries(service, game_id, resolved_rounds(events))
     shown.fork = fork_of(events)

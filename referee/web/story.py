@@ -51,7 +51,29 @@ def _counted(payload: dict, players: list[str]) -> str:
     return f"Round {payload['round']}: orders counted{tail}."
 
 
+def _played_for(payload: dict, players: list[str]) -> str:
+    name = _name(players, payload["seat"])
+    if payload["why"] == "moderator":
+        return f"The moderator played for {name}{_why(payload)}."
+    if payload["why"] == "autopilot":
+        return f"The referee played for {name} (autopilot)."
+    then = ", and will go on doing so until they rejoin" if payload.get("autopilot") else ""
+    return f"{name}'s time ran out: the referee played for them{then}."
+
+
+def _extended(payload: dict, players: list[str]) -> str:
+    name = _name(players, payload["seat"])
+    if payload["by"] == "seat":
+        return f"{name} took an extension."
+    return f"The moderator gave {name} more time{_why(payload)}."
+
+
 SENTENCES: dict[str, Callable[[dict, list[str]], str]] = {
+    "ClockSet": lambda p, n: "",  # after nearly every move: the page shows the clocks instead
+    "SeatLate": lambda p, n: f"{_name(n, p['seat'])}'s time ran out: the moderator decides.",
+    "MovePlayedFor": _played_for,
+    "ClockExtended": _extended,
+    "AutopilotEnded": lambda p, n: f"{_name(n, p['seat'])} is back at the table.",
     "GameCreated": lambda p, n: f"The game was created for {', '.join(p['players'])}.",
     "AnnouncementPosted": lambda p, n: f"The moderator announced: {p['text']}",
     "PlayerReplaced": lambda p, n: f"{p['name']} now plays seat {p['seat'] + 1}{_why(p)}.",
