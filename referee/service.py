@@ -354,7 +354,7 @@ class Referee:
         """Send a timed task for every running clock now due within NEAR_SECONDS that has
         none yet; returns those clocks."""
         now = now if now is not None else self.clock()
-        armed = self.store.arm_clocks(now + NEAR_SECONDS)
+        armed = self.store.arm_clocks(now, now + NEAR_SECONDS)
         if self.scheduler is not None:
             for game_id, seat, deadline in armed:
                 self.scheduler.time_out(game_id, seat, deadline)

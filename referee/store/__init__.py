@@ -403,14 +403,20 @@ class EventStore:
         )
         return [(row[0], row[1], row[2]) for row in rows.fetchall()]
 
-    def arm_clocks(self, until: int) -> list[tuple[str, int, int]]:
-        """(game, seat, deadline) of the running clocks due by `until` that no timed task
-        was sent for yet, marked as sent now."""
+    def arm_clocks(self, now: int, until: int) -> list[tuple[str, int, int]]:
+        """(game, seat, deadline) of the running clocks due after `now` and by `until`
+        that no timed task was sent for yet, marked as sent now (the write lock is taken
+        only when there are some: a sweep that finds none writes nothing)."""
+        armable = "armed = 0 AND deadline > ? AND deadline <= ?"
+        if not self.db.execute(
+            f"SELECT 1 FROM clocks_due WHERE {armable} LIMIT 1", (now, until)
+        ).fetchone():
+            return []
         with self.transaction() as conn:
             rows = conn.execute(
-                "UPDATE clocks_due SET armed = 1 WHERE armed = 0 AND deadline <= ?"
+                f"UPDATE clocks_due SET armed = 1 WHERE {armable}"
                 " RETURNING game_id, seat, deadline",
-                (until,),
+                (now, until),
             ).fetchall()
         return sorted((row[0], row[1], row[2]) for row in rows)
 

@@ -1,0 +1,134 @@
+"""Turn clocks enforced by real Celery worker processes over a real Redis, on a real
+SQLite file, with the real HTTP app: an overdue clock times out, a worker killed while a
+timeout is due leaves it to happen exactly once after a restart, and a timed task sent
+for a near deadline is taken when it comes."""
+
+import os
+import signal
+import time
+
+import pytest
+from test_rounds_workers import HOUR, ROOT, WITHIN, log_of, wait_until_ready, wait_until_writing
+
+from referee import embedded
+from referee.app import create_app
+
+PLAYERS = ["ann", "bob", "cat", "dan"]
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "referee.db")
+
+
+@pytest.fixture
+def app(db, broker):
+    return create_app({"REFEREE_DB": db, "REDIS_URL": broker, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(autouse=True)
+def worker_env(monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("REFEREE_SWEEP_SECONDS", "1")
+
+
+def start_game(client, on_timeout="default", seconds=HOUR):
+    body = {
+        "ruleset": "galloping-horse",
+        "players": PLAYERS,
+        "clock": {"seconds": seconds, "on_timeout": on_timeout},
+    }
+    created = client.post("/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    return created.get_json()["game_id"]
+
+
+def timeouts(app, game_id, seat=0):
+    return [
+        e
+        for e in log_of(app, game_id)
+        if e["type"] in ("MovePlayedFor", "SeatLate") and e["payload"]["seat"] == seat
+    ]
+
+
+def wait_for_timeout(app, game_id, seat=0):
+    """Poll the log until the seat has timed out."""
+    stop = time.monotonic() + WITHIN
+    while time.monotonic() < stop:
+        if timeouts(app, game_id, seat):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"seat {seat} did not time out within {WITHIN} s")
+
+
+def created_two_hours_ago(app):
+    """The service's clock two hours back: a one-hour clock started then passed an hour
+    ago by the worker's clock, so no deadline can pass while the test sets up."""
+    then = int(time.time()) - 2 * HOUR
+    app.extensions["referee"].clock = lambda: then
+
+
+@pytest.mark.parametrize("on_timeout", ["default", "wait"])
+def test_an_overdue_clock_is_timed_out_by_a_worker(client, app, db, broker, on_timeout):
+    created_two_hours_ago(app)
+    game_id = start_game(client, on_timeout)
+    with embedded.workers(1, broker=broker, db=db):
+        wait_for_timeout(app, game_id)
+    (timed,) = timeouts(app, game_id)
+    assert timed["actor"] == "referee" and timed["command"]["type"] == "time_out"
+    shown = client.get(f"/games/{game_id}").get_json()
+    if on_timeout == "wait":
+        assert timed["type"] == "SeatLate" and shown["clock"]["late"][0] is True
+    else:
+        assert timed["type"] == "MovePlayedFor" and shown["to_move"] == [1]
+
+
+def test_a_worker_killed_while_a_timeout_is_due_leaves_it_to_happen_once(client, app, db, broker):
+    created_two_hours_ago(app)
+    game_id = start_game(client)
+    # the worker sleeps inside every append's transaction; it is killed long before
+    slow = {"REFEREE_PAUSE_BEFORE_COMMIT": str(WITHIN)}
+    with embedded.workers(1, broker=broker, db=db, env=slow) as (doomed,):
+        wait_until_ready(app.extensions["celery"])
+        wait_until_writing(db)  # the worker took the timeout and sits inside the transaction
+        os.killpg(doomed.pid, signal.SIGKILL)
+        doomed.wait()
+    assert timeouts(app, game_id) == []
+    with embedded.workers(1, broker=broker, db=db):  # the sweeper finds the overdue clock
+        wait_for_timeout(app, game_id)
+        wait_for_the_sweeper_to_pass(app)
+    assert len(timeouts(app, game_id)) == 1
+    events = log_of(app, game_id)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+
+def wait_for_the_sweeper_to_pass(app):
+    """Send a sweep and wait for its answer: every task sent before it (a duplicate
+    timeout) has been taken by the one worker by then."""
+    celery = app.extensions["celery"]
+    celery.send_task("referee.sweep_rounds").get(timeout=WITHIN)
+
+
+def test_the_timed_task_of_a_near_deadline_is_taken_when_it_comes(client, app, db, broker):
+    """A one-minute clock started 55 seconds ago by the service's clock runs out in
+    seconds: its timed task is sent at once, and the worker takes it at the deadline (no
+    beat runs, so no sweeper can do it)."""
+    then = int(time.time()) - 55
+    app.extensions["referee"].clock = lambda: then
+    game_id = start_game(client, seconds=60)
+    deadline = then + 60
+    armed = (
+        app.extensions["referee"]
+        .store.db.execute("SELECT armed FROM clocks_due WHERE game_id = ?", (game_id,))
+        .fetchone()
+    )
+    assert armed == (1,)
+    with embedded.workers(1, broker=broker, db=db, beat=False):
+        wait_for_timeout(app, game_id)
+    (timed,) = timeouts(app, game_id)
+    assert timed["command"]["now"] >= deadline
