@@ -181,6 +181,12 @@ class GameViewSchema(Schema):
     round = fields.Dict(
         metadata={"description": "games in rounds: the open round, its deadline, who has sent"}
     )
+    standing_choices = fields.Raw(
+        metadata={
+            "description": "a seat's own standing choices (the moderator: every seat's); "
+            "absent for a spectator"
+        }
+    )
     clock = fields.Dict(
         metadata={
             "description": "games in turns with a clock: its settings, each seat's deadline "
@@ -215,6 +221,14 @@ class RulesetSchema(Schema):
         metadata={
             "description": "a ruleset in turns: the clock's settings at creation and the "
             "commands a clocked game adds (null for a ruleset in rounds)"
+        },
+    )
+    standing_choices = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "the routine questions a seat may answer in advance "
+            "(set_standing_choices): id -> what it does"
         },
     )
 

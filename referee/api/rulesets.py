@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from schemas import ErrorResponseSchema, RulesetSchema
 
-from ..engine import clocks, registry
+from ..engine import clocks, registry, standing
 from ..engine.game import command_shapes
 from ..engine.rounds import has_rounds
 
@@ -28,6 +28,7 @@ def describe(rules: ModuleType) -> dict:
         "moderator_commands": moderating,
         "content": getattr(rules, "CONTENT", {}),
         "clock": None if has_rounds(rules) else CLOCK,
+        "standing_choices": standing.offered(rules),
     }
 
 

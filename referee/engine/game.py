@@ -9,7 +9,7 @@ The store adds recorded_at, prev_hash and hash.
 from types import ModuleType
 from typing import Any
 
-from . import clocks, disputes, moderator, registry, rounds, sealed
+from . import clocks, disputes, moderator, registry, rounds, sealed, standing
 from .canonical import copied, digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, event, may_see
@@ -56,9 +56,12 @@ def command_shapes(
         seats.update(rounds.SEAT_COMMANDS)
         moderating.update(rounds.MODERATOR_COMMANDS)
         moderating.update(getattr(rules, "MODERATOR_COMMANDS", {}))
-    elif clocked:
-        seats.update(clocks.SEAT_COMMANDS)
-        moderating.update(clocks.MODERATOR_COMMANDS)
+    else:
+        if standing.offered(rules):
+            seats.update(standing.SEAT_COMMANDS)
+        if clocked:
+            seats.update(clocks.SEAT_COMMANDS)
+            moderating.update(clocks.MODERATOR_COMMANDS)
     return seats, moderating
 
 
@@ -151,10 +154,10 @@ def step(
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
     events = _decide(state, actor, command, Rng(seed))
     records, after = _append([], state, events, actor, command, seed)
-    if "clock" in after:
+    if "clock" in after or "standing" in after:
         acted = _acted(state, actor, command, records)
-        clocked, after = _clock_records(after, acted, command, seed)
-        records += clocked
+        played, after = _played_for(after, acted, command, seed)
+        records += played
     closing, after = _closing_records(after, seed)
     return records + closing, after
 
@@ -204,8 +207,14 @@ def _decide_in_turns(
         return moderator.decide(state, command)
     if actor == REFEREE:
         raise BadRequest("command/unknown", "the referee gives no commands in this game", {})
-    check_fields(command, rules.COMMANDS)
+    check_fields(command, {**rules.COMMANDS, **_standing_commands(rules)})
+    if command["type"] in standing.SEAT_COMMANDS and isinstance(actor, int):
+        return standing.decide(rules, actor, command)
     return sealed.complete(rules.decide(state["rules"], actor, command, rng), state["seq"], rng)
+
+
+def _standing_commands(rules: ModuleType) -> dict[str, Any]:
+    return standing.SEAT_COMMANDS if standing.offered(rules) else {}
 
 
 def _decide_clocked(
@@ -253,31 +262,53 @@ def _acted(state: State, actor: Actor, command: dict[str, Any], records: list[Re
         {actor} if isinstance(actor, int) and command["type"] in rules_of(state).COMMANDS else set()
     )
     for record in records:
-        if record["type"] in ("MovePlayedFor", "PlayerReplaced"):
+        if record["type"] in ("MovePlayedFor", "PlayerReplaced", "StandingChoiceApplied"):
             acted.add(record["payload"]["seat"])
     return acted
 
 
-def _clock_records(
+def _played_for(
     state: State, acted: set[int], command: dict[str, Any], seed: str
 ) -> tuple[list[Record], State]:
-    """After a batch in a clocked game: the moves the referee plays for seats on
-    autopilot (each until someone else is asked), then ClockSet if the clocks changed."""
+    """After a batch: the moves the referee plays for seats as they are asked (a seat on
+    autopilot; a seat whose standing choices answer the question, as its own command),
+    each until a question nobody answered in advance; then, in a clocked game, ClockSet
+    if the clocks changed."""
     records: list[Record] = []
-    rules, rng, now = rules_of(state), Rng(seed), command["now"]
+    rng = Rng(seed)
     for _ in range(clocks.MAX_AUTOPLAYED):
         if _play_stops(state):
             return records, state
-        seat = clocks.autopiloted(state["clock"], rules.to_move(state["rules"]))
-        if seat is None:
+        found = _answered_for(state, rng)
+        if found is None:
             break
-        marker = event("MovePlayedFor", {"seat": seat, "why": "autopilot"})
-        moved = sealed.complete([marker, *timeout_move_events(state, seat, rng)], state["seq"], rng)
-        batch, state = _append([], state, moved, REFEREE, None, seed)
+        seat, actor, events = found
+        batch, state = _append([], state, events, actor, None, seed)
         records += batch
         acted = acted | {seat}
-    set_now, state = _append([], state, _clock_set(state, acted, now), REFEREE, None, seed)
-    return records + set_now, state
+    if "clock" in state:
+        clock_set = _clock_set(state, acted, command["now"])
+        batch, state = _append([], state, clock_set, REFEREE, None, seed)
+        records += batch
+    return records, state
+
+
+def _answered_for(state: State, rng: Rng) -> tuple[int, Actor, list[Event]] | None:
+    """(seat, the records' actor, the events) of the next answer given for a seat."""
+    rules = rules_of(state)
+    waiting = rules.to_move(state["rules"])
+    seat = clocks.autopiloted(state["clock"], waiting) if "clock" in state else None
+    if seat is not None:
+        marker = event("MovePlayedFor", {"seat": seat, "why": "autopilot"})
+        moved = [marker, *timeout_move_events(state, seat, rng)]
+        return seat, REFEREE, sealed.complete(moved, state["seq"], rng)
+    found = standing.answer(state, rules, waiting)
+    if found is None:
+        return None
+    seat, choice, command = found
+    marker = event("StandingChoiceApplied", {"seat": seat, "choice": choice}, to=[seat])
+    moved = [marker, *rules.decide(state["rules"], seat, command, rng)]
+    return seat, seat, sealed.complete(moved, state["seq"], rng)
 
 
 def _play_stops(state: State) -> bool:
@@ -398,6 +429,10 @@ def apply(state: State | None, record: Record) -> State:
         state["status"] = ABANDONED
     elif kind == "SeedRevealed":
         state["seed"] = record["payload"]["seed"]
+    elif kind == "StandingChoicesSet":
+        state["standing"] = standing.apply(state, record["payload"])
+    elif kind == "StandingChoiceApplied":
+        pass  # a marker: the seat's answer follows as its own events
     elif kind in clocks.EVENTS and "clock" in state:
         state["clock"] = clocks.apply(state["clock"], kind, record["payload"])
     elif kind in MODERATOR_EVENTS:
@@ -493,6 +528,12 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
         shown["round"] = round_view(state, seen_as)
     if "clock" in state:
         shown["clock"] = clock_view(state)
+    if standing.offered(rules):
+        held = state.get("standing") or [[] for _ in state["players"]]
+        if seen_as == MODERATOR:
+            shown["standing_choices"] = held
+        elif isinstance(viewer, int):
+            shown["standing_choices"] = held[viewer]
     for link in ("forked_from", "forked_to"):
         if link in state:
             shown[link] = state[link]

@@ -270,6 +270,17 @@ def orders(game_id: str):
         return _game(game_id, viewer, lost=lost, error=error, sent=sent)
 
 
+@bp.post("/g/<game_id>/standing")
+def standing_choices(game_id: str):
+    """The seat's standing choices, as the checked boxes say (none checked: cleared)."""
+    viewer, lost = seats.viewer_of(referee(), game_id)
+    command = {"type": "set_standing_choices", "choices": request.form.getlist("choice")}
+    try:
+        return _run(game_id, viewer, command)
+    except RefereeError as error:
+        return _game(game_id, viewer, lost=lost, error=error)
+
+
 @bp.post("/g/<game_id>/moderate")
 def moderate(game_id: str):
     """A moderator's command, its fields typed as the command's shape says."""

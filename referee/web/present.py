@@ -38,6 +38,7 @@ class Page:
     verified: Any = None
     warnings: list[dict[str, Any]] = field(default_factory=list)  # of the seat's sealed orders
     fork: str | None = None  # where play goes on after a ruling amended this game
+    standing: dict[str, str] = field(default_factory=dict)  # the choices a seat may set
 
     @property
     def order_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -79,6 +80,7 @@ def page(
     if shown.seat is not None:
         seat = shown.seat
         shown.receipts = [receipt(e) for e in events if _own_commitment(e, seat)]
+        shown.standing = getattr(rules, "STANDING_CHOICES", {})
     if viewer == MODERATOR:
         shown.moderating = command_shapes(rules, clocked="clock" in view)[1]
         if has_rounds(rules):

@@ -74,6 +74,14 @@ SENTENCES: dict[str, Callable[[dict, list[str]], str]] = {
     "MovePlayedFor": _played_for,
     "ClockExtended": _extended,
     "AutopilotEnded": lambda p, n: f"{_name(n, p['seat'])} is back at the table.",
+    "StandingChoicesSet": lambda p, n: (
+        f"{_name(n, p['seat'])}'s standing choices: "
+        f"{', '.join(c.replace('_', ' ') for c in p['choices']) or 'none'}."
+    ),
+    "StandingChoiceApplied": lambda p, n: (
+        f"Answered for {_name(n, p['seat'])} by a standing choice "
+        f"({p['choice'].replace('_', ' ')})."
+    ),
     "GameCreated": lambda p, n: f"The game was created for {', '.join(p['players'])}.",
     "AnnouncementPosted": lambda p, n: f"The moderator announced: {p['text']}",
     "PlayerReplaced": lambda p, n: f"{p['name']} now plays seat {p['seat'] + 1}{_why(p)}.",

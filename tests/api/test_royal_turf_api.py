@@ -133,7 +133,8 @@ def play_one(client, table: Table, turn: int) -> tuple[int, dict, dict]:
 def test_the_ruleset_page_lists_commands_and_options(client):
     described = client.get("/rulesets/royal-turf").get_json()
     assert (described["min_players"], described["max_players"]) == (2, 6)
-    assert set(described["commands"]) == {"place_bet", "move_horse"}
+    assert set(described["commands"]) == {"place_bet", "move_horse", "set_standing_choices"}
+    assert set(described["standing_choices"]) == {"move_only_horse"}
     bet = described["commands"]["place_bet"]["fields"]
     assert bet["horse"]["enum"] == HORSES and bet["chip"]["enum"] == [0, 1, 2]
     assert described["commands"]["move_horse"]["fields"] == {"horse": bet["horse"]}

@@ -60,6 +60,7 @@ class Twin:
     # to send game B's), or None to wait for its next turn
     fork: Callable[[game.State, int, Command, Rng], tuple[Any, ...] | None] | None = None
     public: Callable[[Command], Any] = lambda command: command
+    standing: tuple[str, ...] = ()  # standing choices every seat sets at the start
 
 
 @dataclass
@@ -101,10 +102,15 @@ def create_twins(twin: Twin, seed: str, chance: Rng) -> tuple[Referee, Referee]:
     rules = registry.get(twin.ruleset)
     if twin.patch is None:
         second.create_game(twin.ruleset, names, twin.options, seed, game_id=GAME)
-        return first, second
-    setup, patch = rules.setup, twin.patch
-    with mock.patch.object(rules, "setup", lambda table, rng: patch(setup(table, rng), chance)):
-        second.create_game(twin.ruleset, names, twin.options, seed, game_id=GAME)
+    else:
+        setup, patch = rules.setup, twin.patch
+        with mock.patch.object(rules, "setup", lambda table, rng: patch(setup(table, rng), chance)):
+            second.create_game(twin.ruleset, names, twin.options, seed, game_id=GAME)
+    for referee, seat in itertools.product(
+        (first, second), range(twin.players) if twin.standing else ()
+    ):
+        command = {"type": "set_standing_choices", "choices": list(twin.standing)}
+        referee.command(GAME, seat, command)
     return first, second
 
 

@@ -170,6 +170,25 @@ TWINS: dict[str, Twin] = {
         reveals=DHW_REVEALS,
         patch=swap_hidden("DeckShuffled", "deck"),
     ),
+    "dark-horse-west deck, standing choices": Twin(
+        "dark-horse-west",
+        3,
+        options={"game_end_influence": 4},
+        reveals=DHW_REVEALS,
+        patch=swap_hidden("DeckShuffled", "deck"),
+        standing=("collect_free", "skip_card_window", "skip_extras", "gunslinger_only_way"),
+    ),
+    "royal-turf hidden bet, standing choices": Twin(
+        "royal-turf",
+        3,
+        options={"hidden_bets": True},
+        parties=(1,),
+        seat=1,
+        reveals=("OrdersRevealed", *END),
+        fork=another(without_chip),
+        public=without_chip,
+        standing=("move_only_horse",),
+    ),
     "dark-horse-west tiles": Twin(
         "dark-horse-west",
         2,
@@ -180,7 +199,11 @@ TWINS: dict[str, Twin] = {
     ),
 }
 
-EXAMPLES = {"dark-horse-west deck": 6, "dark-horse-west tiles": 8}
+EXAMPLES = {
+    "dark-horse-west deck": 6,
+    "dark-horse-west deck, standing choices": 6,
+    "dark-horse-west tiles": 8,
+}
 
 
 def check(name: str, seed: str, bot_seed: str, fork_at: int) -> None:

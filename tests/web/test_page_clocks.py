@@ -101,3 +101,26 @@ def test_the_moderator_extends_a_late_seats_clock_from_the_page(app, client, clo
     shown = moderator.get(f"/g/{game_id}").get_data(as_text=True)
     assert "The moderator gave Ann more time (on a train)." in shown
     assert re.search(r'data-countdown="1800093600"', shown)
+
+
+def test_a_seat_sets_and_clears_its_standing_choices_from_its_page(app, client):
+    form = client.get("/new/dark-horse-west").get_data(as_text=True)
+    data = {"csrf_token": csrf(form), "player": ["Ann", "Bo"], "seed": "standing"}
+    created = client.post("/new/dark-horse-west", data=data).get_data(as_text=True)
+    game_id = re.search(r"/join/([0-9a-f]+)\?", created).group(1)
+    seat = seated(app, links(created)[0])
+    shown = seat.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "Answer routine questions for me" in shown and 'value="collect_free"' in shown
+    sent = {"csrf_token": csrf(shown), "choice": ["collect_free", "skip_extras"], "key": "s1"}
+    assert seat.post(f"/g/{game_id}/standing", data=sent).status_code == 303
+    mine = app.extensions["referee"].view(game_id, 0)["standing_choices"]
+    assert mine == ["collect_free", "skip_extras"]
+    shown = html.unescape(seat.get(f"/g/{game_id}").get_data(as_text=True))
+    assert "Ann's standing choices: collect free, skip extras." in shown
+    other = html.unescape(
+        seated(app, links(created)[1]).get(f"/g/{game_id}").get_data(as_text=True)
+    )
+    assert "standing choices: collect" not in other
+    cleared = {"csrf_token": csrf(shown), "key": "s2"}
+    assert seat.post(f"/g/{game_id}/standing", data=cleared).status_code == 303
+    assert app.extensions["referee"].view(game_id, 0)["standing_choices"] == []

@@ -23,6 +23,7 @@ from .commands import COMMANDS
 from .describe import label, narrate
 from .options import OPTIONS, check_options, check_table
 from .scoring import outcome
+from .standing import STANDING_CHOICES, standing_answer
 from .state import apply, initial
 from .turns import decide, legal, setup, timeout_move, to_move
 from .versions import VERSION, VERSIONS
@@ -55,6 +56,8 @@ __all__ = [
     "to_move",
     "legal",
     "timeout_move",
+    "STANDING_CHOICES",
+    "standing_answer",
     "decide",
     "apply",
     "view",

@@ -22,7 +22,15 @@ from .describe import CONTENT, OPTION_TEXTS, label, narrate
 from .options import OPTIONS, check_options
 from .scoring import outcome
 from .state import apply, initial, setup, unrevealed
-from .turns import COMMANDS, decide, legal, timeout_move, to_move
+from .turns import (
+    COMMANDS,
+    STANDING_CHOICES,
+    decide,
+    legal,
+    standing_answer,
+    timeout_move,
+    to_move,
+)
 from .views import view
 
 NAME = "royal-turf"
@@ -45,6 +53,8 @@ __all__ = [
     "to_move",
     "legal",
     "timeout_move",
+    "STANDING_CHOICES",
+    "standing_answer",
     "decide",
     "apply",
     "view",

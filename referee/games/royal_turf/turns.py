@@ -69,6 +69,26 @@ def legal(state: State, seat: int | str | None) -> list[dict[str, Any]]:
     return [{"type": "move_horse", "horse": h} for h in _movable(state)]
 
 
+STANDING_CHOICES = {
+    "move_only_horse": "In a race, move the horse at once when only one horse may move.",
+}
+
+
+def standing_answer(
+    state: State, seat: int, choices: list[str]
+) -> tuple[str, dict[str, Any]] | None:
+    """(the choice, the command) that answers the seat's question now, if one does (the
+    horses that may move are public: their cards are face up)."""
+    if "move_only_horse" not in choices or state["phase"] != RACING or seat != state["turn"]:
+        return None
+    movable = _movable(state)
+    return (
+        ("move_only_horse", {"type": "move_horse", "horse": movable[0]})
+        if len(movable) == 1
+        else None
+    )
+
+
 def timeout_move(state: State, seat: int) -> dict[str, Any]:
     """The move the referee plays for a seat out of time (docs/clocks.md): its smallest
     chip on the first horse it may back with it, horses in their fixed order; in a race,
