@@ -12,6 +12,8 @@ from typing import Any, Protocol
 from . import (
     disputes,
     games,  # noqa: F401  (registers the rulesets)
+    notices,
+    notify,
     summary,
 )
 from .engine import clocks, game, rounds
@@ -21,6 +23,7 @@ from .engine.errors import BadRequest, Conflict, Forbidden, RuleViolation, Unaut
 from .engine.events import MODERATOR, REFEREE
 from .live import Herald, Hub
 from .names import name_problem
+from .notify import Subscriptions
 from .store import EventStore, IdempotentReplay
 
 Viewer = int | str | None
@@ -63,6 +66,8 @@ class Scheduler(Protocol):
     def resolve(self, game_id: str, round_number: int, eta: int | None) -> None: ...
 
     def time_out(self, game_id: str, seat: int, deadline: int) -> None: ...
+
+    def deliver(self, delivery_id: str) -> None: ...
 
 
 def role_name(viewer: Viewer) -> str:
@@ -124,6 +129,7 @@ class Referee:
         self.scheduler = scheduler
         self.herald = herald or Herald(Hub())  # tells live streams a log grew
         self.latest = LatestStates()
+        self.subscriptions = Subscriptions(store, lambda: self.clock())
 
     def create_game(
         self,
@@ -273,6 +279,7 @@ class Referee:
                 continue
             self.latest.put(run.game_id, after)
             self.herald.announce(run.game_id, after["seq"])
+            self._notify(run.game_id, state, after, events)
             self._maybe_snapshot(run.game_id, state["seq"], after)
             self.schedule(run.game_id, records, due)
             self._forked(prepared)
@@ -345,6 +352,54 @@ class Referee:
             timed = self.state(game_id)["clock"]["deadlines"][seat] != deadline
             return "moved" if timed else "conflict"
         return "timed_out"
+
+    def _notify(
+        self, game_id: str, before: game.State, after: game.State, events: list[dict[str, Any]]
+    ) -> None:
+        """Record the notices the game's subscribers are due from a batch, and have those
+        due now sent; a failure here is logged and never reaches the command."""
+        try:
+            subscribed = [s for s in self.subscriptions.of(game_id) if s["active"]]
+            now = self.clock()
+            for subscription in subscribed:
+                found = notify.found_for(
+                    subscription,
+                    game_id,
+                    events,
+                    before,
+                    after,
+                    lambda n: self.round_summary(game_id, n, "markdown"),
+                )
+                for delivery_id in self.subscriptions.record(subscription, found, now):
+                    if self.scheduler is not None:
+                        self.scheduler.deliver(delivery_id)
+        except Exception:  # noqa: BLE001 - notices are effects: the command stands
+            notify.log.exception("game %s: notices not recorded", game_id)
+
+    def deliver(self, delivery_id: str, *, now: int | None = None) -> str:
+        """One attempt at a delivery if it is due: `delivered`, `retrying`, `failed`,
+        `dropped` (the game moved past it), or `not_due` (sent, being sent, or later)."""
+        now = now if now is not None else self.clock()
+        claimed = self.subscriptions.claim(delivery_id, now)
+        if claimed is None:
+            return "not_due"
+        subscription, notice = claimed["subscription"], claimed["notice"]
+        viewer = viewer_of(subscription["role"])
+        view = game.view(self.state(subscription["game_id"]), viewer)
+        if not notices.still_true(notice, view, viewer):
+            self.subscriptions.finish(
+                delivery_id, "dropped", "the game moved past it", now, tried=False
+            )
+            return "dropped"
+        delivered, answer = notify.send(subscription, delivery_id, notice, now)
+        if delivered:
+            self.subscriptions.finish(delivery_id, "delivered", answer, now)
+            return "delivered"
+        return self.subscriptions.failed(claimed, answer, now)
+
+    def due_deliveries(self, now: int | None = None) -> list[str]:
+        """Deliveries whose time has come (first attempts, retries, reminders)."""
+        return self.subscriptions.due(now if now is not None else self.clock())
 
     def due_clocks(self, now: int | None = None) -> list[tuple[str, int, int]]:
         """(game, seat, deadline) of the running clocks whose deadline has passed."""

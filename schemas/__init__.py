@@ -45,6 +45,54 @@ class ClockSchema(Schema):
     )
 
 
+class SubscriptionCreateSchema(Schema):
+    """POST /games/{id}/subscriptions: a target and what to be told."""
+
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(["webhook", "apprise"]),
+        metadata={"description": "webhook: signed HTTP POSTs; apprise: an Apprise URL"},
+    )
+    url = fields.String(required=True, validate=validate.Length(min=8, max=2000))
+    events = fields.List(
+        fields.String(validate=validate.Length(min=1, max=40)),
+        validate=validate.Length(max=20),
+        metadata={"description": "the notices to send (default: every one you may get)"},
+    )
+    reminders = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(min=1, max=168)),
+        validate=validate.Length(max=5),
+        metadata={"description": "hours before each of your deadlines to be reminded"},
+    )
+
+
+class SubscriptionSchema(Schema):
+    """A subscription as its owner sees it; `secret` only when it is made or rotated."""
+
+    subscription_id = fields.String()
+    kind = fields.String()
+    url = fields.String(metadata={"description": "an Apprise URL is shown without its credentials"})
+    events = fields.List(fields.String())
+    reminders = fields.List(fields.Integer())
+    active = fields.Boolean()
+    disabled_reason = fields.String(allow_none=True)
+    secret = fields.String(metadata={"description": "the webhook's signing secret (whsec_...)"})
+
+
+class DeliverySchema(Schema):
+    """One notice's delivery to one subscription."""
+
+    delivery_id = fields.String(metadata={"description": "the webhook-id header"})
+    seq = fields.Integer()
+    kind = fields.String()
+    status = fields.String(metadata={"description": "pending, delivered, failed or dropped"})
+    attempts = fields.Integer()
+    answer = fields.String(allow_none=True, metadata={"description": "what the target answered"})
+    created_at = fields.Integer()
+    updated_at = fields.Integer()
+    next_at = fields.Integer()
+
+
 class GameCreateSchema(Schema):
     """POST /games: which ruleset, who plays, options, optionally the seed, and for a
     game in turns optionally a clock."""

@@ -39,6 +39,7 @@ def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECON
             "referee.resolve_round": {"queue": ROUNDS_QUEUE},
             "referee.sweep_rounds": {"queue": ROUNDS_QUEUE},
             "referee.time_out": {"queue": ROUNDS_QUEUE},
+            "referee.deliver": {"queue": ROUNDS_QUEUE},
         },
         beat_schedule={
             "sweep-rounds": {"task": "referee.sweep_rounds", "schedule": sweep_seconds},
@@ -72,6 +73,11 @@ class CeleryScheduler:
     def time_out(self, game_id: str, seat: int, deadline: int) -> None:
         """Queue time_out at the clock's deadline for the publisher thread."""
         self._outbox.put(("referee.time_out", [game_id, seat, deadline], deadline))
+        self._start()
+
+    def deliver(self, delivery_id: str) -> None:
+        """Queue deliver for the publisher thread (a notice due now)."""
+        self._outbox.put(("referee.deliver", [delivery_id], None))
         self._start()
 
     def publish(self, task: str, args: list, eta: int | None) -> bool:

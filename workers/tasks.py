@@ -34,6 +34,15 @@ def time_out(game_id: str, seat: int, deadline: int) -> str:
     return outcome
 
 
+@shared_task(name="referee.deliver")
+def deliver(delivery_id: str) -> str:
+    """One attempt at a notice's delivery, if it is due; what became of it."""
+    outcome = current_app.extensions["referee"].deliver(delivery_id)
+    if outcome in ("retrying", "failed"):
+        log.info("delivery %s: %s", delivery_id, outcome)
+    return outcome
+
+
 @shared_task(name="referee.sweep_rounds")
 def sweep_rounds() -> int:
     """Send resolve_round for every round that is closed or overdue, and time_out for
@@ -47,6 +56,8 @@ def sweep_rounds() -> int:
     for game_id, seat, deadline in late:
         time_out.delay(game_id, seat, deadline)
     armed = referee.arm_clocks(now)
+    for delivery_id in referee.due_deliveries(now):
+        deliver.delay(delivery_id)
     if due or late:  # a sweep that finds nothing says nothing
         log.info("sweep: %d round(s) and %d clock(s) due, sent", len(due), len(late))
     if armed:

@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from ..engine.errors import RefereeError
-from . import disputes, games, health, imports, openapi, rulesets
+from . import disputes, games, health, imports, openapi, rulesets, subscriptions
 
 STATUS_CODES = {
     400: "request/invalid",
@@ -71,6 +71,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(imports.bp)
     api.register_blueprint(games.bp)
     api.register_blueprint(disputes.bp)
+    api.register_blueprint(subscriptions.bp)
     api.register_blueprint(rulesets.bp)
     api.register_blueprint(health.bp)
     openapi.document(api.spec)

@@ -71,6 +71,46 @@ def create(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db.execute("CREATE INDEX IF NOT EXISTS clocks_due_deadline ON clocks_due (deadline)")
+    # notifications (docs/notifications.md): not the log, never hashed; a delivery per
+    # notice and subscription, its `key` making a notice enqueued twice one delivery
+    db.table("subscriptions").create(
+        {
+            "subscription_id": str,
+            "game_id": str,
+            "role": str,
+            "kind": str,
+            "url": str,
+            "secrets": str,
+            "kinds": str,
+            "reminders": str,
+            "active": int,
+            "disabled_reason": str,
+            "created_at": int,
+        },
+        pk="subscription_id",
+        if_not_exists=True,
+    )
+    db.table("deliveries").create(
+        {
+            "delivery_id": str,
+            "subscription_id": str,
+            "game_id": str,
+            "key": str,
+            "seq": int,
+            "kind": str,
+            "notice": str,
+            "status": str,
+            "attempts": int,
+            "next_at": int,
+            "answer": str,
+            "created_at": int,
+            "updated_at": int,
+        },
+        pk="delivery_id",
+        if_not_exists=True,
+    )
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS deliveries_key ON deliveries (key)")
+    db.execute("CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_at)")
     # derived from the log (GameForked events): which game each fork continues
     db.table("forks").create(
         {"game_id": str, "forked_from": str, "at": int}, pk="game_id", if_not_exists=True

@@ -1,0 +1,121 @@
+"""What a subscriber is told when a game's log grows (docs/notifications.md).
+
+Notices are effects of the log, never part of it: they are built from the events and
+the view *as the subscriber may see them* (a seat: its own view; the moderator: all),
+so a seat's notice can hold nothing another seat's secret. Every notice names the game,
+the seq it is about and, when it is about a deadline, that deadline in UTC; it is checked
+again when sent (`still_true`) and dropped if the game has moved past it.
+"""
+
+from typing import Any
+
+Viewer = int | str
+Notice = dict[str, Any]
+
+KINDS = {
+    "your_move": "you are asked to move (once per turn)",
+    "orders_due": "a round opened and your sealed orders are due",
+    "round_opened": "a round opened",
+    "deadline_near": "a deadline you face is some hours away (the reminders you chose)",
+    "round_resolved": "a round was resolved (with its Markdown summary)",
+    "timed_out": "a seat's time ran out",
+    "game_ended": "the game ended (outcome, seed revealed)",
+    "dispute": "a dispute was opened or ruled",
+}
+FOR_SEATS = tuple(KINDS)
+FOR_MODERATOR = ("round_opened", "round_resolved", "timed_out", "game_ended", "dispute")
+
+
+def notices(
+    game_id: str,
+    viewer: Viewer,
+    events: list[dict[str, Any]],
+    before: dict[str, Any],
+    after: dict[str, Any],
+) -> list[Notice]:
+    """The notices one batch (`events`, redacted for the viewer) gives the viewer, from
+    its views of the game before and after the batch."""
+    seq, found = after["version"], []
+    for event in events:
+        found += _of_event(game_id, viewer, event)
+    if isinstance(viewer, int) and _asked(after, viewer) and not _asked(before, viewer):
+        if not _orders_round(after):
+            text = "It is your move."
+            found.append(_notice("your_move", game_id, seq, text, **_clock(after, viewer)))
+    return found
+
+
+def _of_event(game_id: str, viewer: Viewer, event: dict[str, Any]) -> list[Notice]:
+    kind, seq = event.get("type"), event["seq"]
+    payload = event.get("payload", {})
+    if kind == "RoundOpened":
+        due = {"deadline": payload["deadline"]}
+        opened = _notice("round_opened", game_id, seq, f"Round {payload['round']} opened.", **due)
+        if isinstance(viewer, int):
+            text = f"Round {payload['round']} opened: your sealed orders are due."
+            return [
+                opened,
+                _notice("orders_due", game_id, seq, text, round=payload["round"], **due),
+            ]
+        return [opened]
+    if kind == "OrdersCounted":
+        text = f"Round {payload['round']} was resolved."
+        return [_notice("round_resolved", game_id, seq, text, round=payload["round"])]
+    if kind in ("SeatLate", "MovePlayedFor") and payload.get("why", "timeout") == "timeout":
+        text = f"Seat {payload['seat'] + 1}'s time ran out."
+        return [_notice("timed_out", game_id, seq, text, seat=payload["seat"])]
+    if kind == "SeedRevealed":
+        return [_notice("game_ended", game_id, seq, "The game is over; the seed is revealed.")]
+    if kind in ("DisputeOpened", "DisputeRuled"):
+        verb = "opened" if kind == "DisputeOpened" else "ruled"
+        return [_notice("dispute", game_id, seq, f"A dispute was {verb}.")]
+    return []
+
+
+def _asked(view: dict[str, Any], seat: int) -> bool:
+    return bool(view) and seat in view.get("to_move", [])
+
+
+def _orders_round(view: dict[str, Any]) -> bool:
+    return bool((view.get("round") or {}).get("open"))
+
+
+def _clock(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    clock = view.get("clock")
+    if not clock or clock["deadlines"][seat] is None:
+        return {}
+    return {"deadline": clock["deadlines"][seat]}
+
+
+def _notice(kind: str, game_id: str, seq: int, text: str, **data: Any) -> Notice:
+    return {"kind": kind, "game_id": game_id, "seq": seq, "text": text, **data}
+
+
+def deadlines(view: dict[str, Any], viewer: Viewer) -> list[tuple[str, int]]:
+    """The deadlines the viewer faces now, to remind it of: ("round", deadline) while its
+    round's orders are not sent; ("clock", deadline) while its clock runs."""
+    if not isinstance(viewer, int):
+        return []
+    out = []
+    opened = (view.get("round") or {}).get("open")
+    if opened and not opened["closed"] and not opened["submitted"][viewer]:
+        out.append(("round", opened["deadline"]))
+    clock = view.get("clock")
+    if clock and clock["deadlines"][viewer] is not None and not clock["paused"]:
+        out.append(("clock", clock["deadlines"][viewer]))
+    return out
+
+
+def still_true(notice: Notice, view: dict[str, Any], viewer: Viewer) -> bool:
+    """Whether a notice still holds when it is sent (else it is dropped as stale): a
+    seat's move, orders or reminder only while it is still asked the same question."""
+    kind = notice["kind"]
+    if kind == "your_move":
+        if not isinstance(viewer, int) or viewer not in view["to_move"]:
+            return False
+        return _clock(view, viewer).get("deadline") == notice.get("deadline")
+    if kind == "orders_due":
+        return ("round", notice["deadline"]) in deadlines(view, viewer)
+    if kind == "deadline_near":
+        return (notice["about"], notice["deadline"]) in deadlines(view, viewer)
+    return True

@@ -1,0 +1,430 @@
+"""Subscriptions and their deliveries (docs/notifications.md).
+
+A seat or the moderator subscribes a target to a game: a webhook URL (signed as the
+Standard Webhooks specification says, so a receiver checks it with an existing library)
+or an Apprise URL (Discord, Slack, Matrix, Telegram, e-mail by mailto://...). After every
+append the referee works out the notices each subscription's owner is due, from the log
+as that owner may see it, and records one delivery per notice; a Celery task sends it,
+at least once, retried with backoff over about a day. Nothing here enters the game's log,
+and a failure here never blocks a command.
+"""
+
+import base64
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import apprise
+import requests
+from standardwebhooks.webhooks import Webhook
+
+from . import notices
+from .engine import game
+from .engine.errors import BadRequest, NotFound
+from .store import EventStore
+
+log = logging.getLogger("referee.notify")
+# seconds to wait after each failed attempt: the 8th failure, some 27 hours after the
+# first, disables the subscription
+BACKOFF = (5, 300, 1800, 7200, 18000, 36000, 36000)
+LEASE = 60  # a delivery being sent is not sent again by the sweeper for this long
+SECRET_OVERLAP = 86400  # a rotated-out webhook secret still signs for a day
+SEND_TIMEOUT = 10
+MAX_REMINDERS = 5
+KINDS = ("webhook", "apprise")
+SUBSCRIPTION_COLUMNS = (
+    "subscription_id, game_id, role, kind, url, secrets, kinds, reminders, active,"
+    " disabled_reason, created_at"
+)
+
+
+class Subscriptions:
+    """The subscriptions and deliveries of one store."""
+
+    def __init__(self, store: EventStore, clock: Callable[[], int]) -> None:
+        self.store = store
+        self.clock = clock
+
+    # --- subscriptions -------------------------------------------------------------
+
+    def subscribe(self, game_id: str, role: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A new subscription of the role's; a webhook's signing secret is shown once."""
+        kind, url = body["kind"], body["url"]
+        _check_target(kind, url)
+        allowed = notices.FOR_MODERATOR if role == "moderator" else notices.FOR_SEATS
+        kinds = body.get("events") or list(allowed)
+        unknown = [k for k in kinds if k not in allowed]
+        if unknown:
+            raise BadRequest(
+                "subscription/invalid",
+                f"no notice {unknown[0]!r} for this subscriber",
+                {"field": "events", "known": list(allowed)},
+            )
+        reminders = sorted(set(body.get("reminders") or []), reverse=True)
+        secret = new_secret() if kind == "webhook" else None
+        keys = [{"secret": secret, "until": None}] if secret else []
+        row = {
+            "subscription_id": "sub_" + secrets.token_hex(8),
+            "game_id": game_id,
+            "role": role,
+            "kind": kind,
+            "url": url,
+            "secrets": json.dumps(keys),
+            "kinds": json.dumps(kinds),
+            "reminders": json.dumps(reminders),
+            "active": 1,
+            "disabled_reason": None,
+            "created_at": self.clock(),
+        }
+        with self.store.transaction() as conn:
+            conn.execute(
+                f"INSERT INTO subscriptions ({SUBSCRIPTION_COLUMNS}) VALUES"
+                " (:subscription_id, :game_id, :role, :kind, :url, :secrets, :kinds,"
+                " :reminders, :active, :disabled_reason, :created_at)",
+                row,
+            )
+        shown = _shown(row)
+        if secret:
+            shown["secret"] = secret
+        return shown
+
+    def of(self, game_id: str, role: str | None = None) -> list[dict[str, Any]]:
+        """A game's subscriptions (a role's only, when given), as stored."""
+        sql = f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE game_id = ?"
+        args: tuple = (game_id,)
+        if role is not None:
+            sql, args = sql + " AND role = ?", (game_id, role)
+        cursor = self.store.db.execute(sql + " ORDER BY created_at, subscription_id", args)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def owned(self, game_id: str, role: str, subscription_id: str) -> dict[str, Any]:
+        """One of the role's subscriptions (404 for anyone else's)."""
+        for row in self.of(game_id, role):
+            if row["subscription_id"] == subscription_id:
+                return row
+        raise NotFound("subscription/not_found", "no such subscription of yours", {})
+
+    def listed(self, game_id: str, role: str) -> list[dict[str, Any]]:
+        return [_shown(row) for row in self.of(game_id, role)]
+
+    def unsubscribe(self, game_id: str, role: str, subscription_id: str) -> None:
+        self.owned(game_id, role, subscription_id)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM subscriptions WHERE subscription_id = ?", (subscription_id,))
+
+    def rotate(self, game_id: str, role: str, subscription_id: str) -> dict[str, Any]:
+        """A new webhook secret; the old one still signs for SECRET_OVERLAP seconds, so
+        both are valid at once while the receiver changes over."""
+        row = self.owned(game_id, role, subscription_id)
+        if row["kind"] != "webhook":
+            raise BadRequest("subscription/invalid", "only a webhook has a secret", {})
+        now = self.clock()
+        kept = [
+            {**k, "until": k["until"] or now + SECRET_OVERLAP}
+            for k in json.loads(row["secrets"])
+            if k["until"] is None or k["until"] > now
+        ]
+        secret = new_secret()
+        keys = [{"secret": secret, "until": None}, *kept]
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE subscriptions SET secrets = ? WHERE subscription_id = ?",
+                (json.dumps(keys), subscription_id),
+            )
+        return {**_shown({**row, "secrets": json.dumps(keys)}), "secret": secret}
+
+    # --- deliveries ----------------------------------------------------------------
+
+    def record(
+        self, subscription: dict[str, Any], found: list[dict[str, Any]], at: int
+    ) -> list[str]:
+        """A delivery per notice (one only, however often the same notice is found); the
+        ids of those new and due by `at`."""
+        due = []
+        now = self.clock()
+        with self.store.transaction() as conn:
+            for notice in found:
+                delivery_id = "msg_" + secrets.token_hex(10)
+                when = notice.pop("send_at", now)
+                key = ":".join(
+                    str(x)
+                    for x in (
+                        subscription["subscription_id"],
+                        notice["kind"],
+                        notice["seq"],
+                        notice.get("deadline", ""),
+                        notice.get("hours", ""),
+                    )
+                )
+                cursor = conn.execute(
+                    "INSERT OR IGNORE INTO deliveries (delivery_id, subscription_id, game_id,"
+                    " key, seq, kind, notice, status, attempts, next_at, answer, created_at,"
+                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)",
+                    (
+                        delivery_id,
+                        subscription["subscription_id"],
+                        subscription["game_id"],
+                        key,
+                        notice["seq"],
+                        notice["kind"],
+                        json.dumps(notice, sort_keys=True),
+                        when,
+                        now,
+                        now,
+                    ),
+                )
+                if cursor.rowcount and when <= at:
+                    due.append(delivery_id)
+        return due
+
+    def due(self, now: int) -> list[str]:
+        """Pending deliveries whose time has come (first attempts, retries, reminders)."""
+        rows = self.store.db.execute(
+            "SELECT delivery_id FROM deliveries WHERE status = 'pending' AND next_at <= ?"
+            " ORDER BY next_at, delivery_id LIMIT 1000",
+            (now,),
+        )
+        return [row[0] for row in rows.fetchall()]
+
+    def claim(self, delivery_id: str, now: int) -> dict[str, Any] | None:
+        """The delivery and its subscription, leased to this sender for LEASE seconds;
+        None when it is not due, already sent, or being sent."""
+        with self.store.transaction() as conn:
+            row = conn.execute(
+                "UPDATE deliveries SET next_at = ? WHERE delivery_id = ? AND status = 'pending'"
+                " AND next_at <= ? RETURNING delivery_id, subscription_id, game_id, notice,"
+                " attempts",
+                (now + LEASE, delivery_id, now),
+            ).fetchone()
+        if row is None:
+            return None
+        found = [s for s in self.of(row[2]) if s["subscription_id"] == row[1]]
+        if not found:
+            self.finish(delivery_id, "dropped", "the subscription was removed", now)
+            return None
+        return {
+            "delivery_id": row[0],
+            "notice": json.loads(row[3]),
+            "attempts": row[4],
+            "subscription": found[0],
+        }
+
+    def finish(
+        self, delivery_id: str, status: str, answer: str, now: int, *, tried: bool = True
+    ) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE deliveries SET status = ?, answer = ?, updated_at = ?,"
+                " attempts = attempts + ? WHERE delivery_id = ?",
+                (status, answer[:500], now, int(tried), delivery_id),
+            )
+
+    def failed(self, claimed: dict[str, Any], answer: str, now: int) -> str:
+        """A failed attempt: retried after the next backoff, or (the last) failed for good
+        and the subscription disabled, with why."""
+        attempts = claimed["attempts"] + 1
+        delivery_id = claimed["delivery_id"]
+        if attempts <= len(BACKOFF):
+            with self.store.transaction() as conn:
+                conn.execute(
+                    "UPDATE deliveries SET attempts = ?, next_at = ?, answer = ?, updated_at = ?"
+                    " WHERE delivery_id = ?",
+                    (attempts, now + BACKOFF[attempts - 1], answer[:500], now, delivery_id),
+                )
+            return "retrying"
+        self.finish(delivery_id, "failed", answer, now)
+        reason = f"{attempts} attempts failed over a day; the last answer: {answer[:200]}"
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE subscriptions SET active = 0, disabled_reason = ?"
+                " WHERE subscription_id = ?",
+                (reason, claimed["subscription"]["subscription_id"]),
+            )
+        log.warning(
+            "subscription %s disabled: %s", claimed["subscription"]["subscription_id"], reason
+        )
+        return "failed"
+
+    def deliveries(self, game_id: str, role: str, subscription_id: str) -> list[dict[str, Any]]:
+        """The delivery log of one of the role's subscriptions, newest first."""
+        self.owned(game_id, role, subscription_id)
+        cursor = self.store.db.execute(
+            "SELECT delivery_id, seq, kind, status, attempts, answer, created_at, updated_at,"
+            " next_at FROM deliveries WHERE subscription_id = ? ORDER BY created_at DESC,"
+            " delivery_id LIMIT 200",
+            (subscription_id,),
+        )
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def redeliver(self, game_id: str, role: str, subscription_id: str, delivery_id: str) -> str:
+        """Send a recent delivery again (the same id, so a receiver can drop it)."""
+        found = [
+            d
+            for d in self.deliveries(game_id, role, subscription_id)
+            if d["delivery_id"] == delivery_id
+        ]
+        if not found:
+            raise NotFound("delivery/not_found", "no such delivery of this subscription", {})
+        now = self.clock()
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE deliveries SET status = 'pending', next_at = ?, attempts = 0,"
+                " updated_at = ? WHERE delivery_id = ?",
+                (now, now, delivery_id),
+            )
+            conn.execute(
+                "UPDATE subscriptions SET active = 1, disabled_reason = NULL"
+                " WHERE subscription_id = ?",
+                (subscription_id,),
+            )
+        return delivery_id
+
+
+def new_secret() -> str:
+    """A webhook signing secret as the Standard Webhooks specification writes one:
+    `whsec_` and 24 random bytes in base64."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode("ascii")
+
+
+def _shown(row: dict[str, Any]) -> dict[str, Any]:
+    """A subscription as its owner sees it (secrets never again)."""
+    return {
+        "subscription_id": row["subscription_id"],
+        "kind": row["kind"],
+        "url": row["url"] if row["kind"] == "webhook" else _masked(row["url"]),
+        "events": json.loads(row["kinds"]),
+        "reminders": json.loads(row["reminders"]),
+        "active": bool(row["active"]),
+        "disabled_reason": row["disabled_reason"],
+    }
+
+
+def _masked(url: str) -> str:
+    """An Apprise URL without what may be a credential (everything past its scheme)."""
+    return url.split("://", 1)[0] + "://…"
+
+
+def _check_target(kind: str, url: str) -> None:
+    if kind == "webhook" and not url.startswith(("http://", "https://")):
+        raise BadRequest(
+            "subscription/invalid", "a webhook URL is http:// or https://", {"field": "url"}
+        )
+    if kind == "apprise" and not apprise.Apprise().add(url):
+        raise BadRequest("subscription/invalid", "Apprise does not know this URL", {"field": "url"})
+
+
+# --- working out and sending ------------------------------------------------------
+
+
+def found_for(
+    subscription: dict[str, Any],
+    game_id: str,
+    events: list[dict[str, Any]],
+    before: game.State | None,
+    after: game.State,
+    summary: Callable[[int], str],
+) -> list[dict[str, Any]]:
+    """The notices a subscription's owner is due from one batch, as it may see it."""
+    role = subscription["role"]
+    viewer: int | str = int(role) if role.isdigit() else role
+    over = game.is_over(after)
+    shown = [game.redact(e, viewer, over) for e in events]
+    view_before = game.view(before, viewer) if before else {}
+    view_after = _presented(after, viewer)
+    found = notices.notices(game_id, viewer, shown, view_before, view_after)
+    kinds = set(json.loads(subscription["kinds"]))
+    found = [n for n in found if n["kind"] in kinds]
+    for notice in found:
+        if notice["kind"] == "round_resolved":
+            notice["summary"] = summary(notice["round"])
+        if "deadline" in notice:
+            notice["deadline_utc"] = _utc(notice["deadline"])
+    if "deadline_near" in kinds:
+        found += _reminders(subscription, game_id, view_after, viewer)
+    return found
+
+
+def _reminders(subscription, game_id, view, viewer) -> list[dict[str, Any]]:
+    out = []
+    for about, deadline in notices.deadlines(view, viewer):
+        for hours in json.loads(subscription["reminders"]):
+            text = f"Your {'orders are' if about == 'round' else 'move is'} due in {hours} h."
+            out.append(
+                {
+                    "kind": "deadline_near",
+                    "game_id": game_id,
+                    "seq": view["version"],
+                    "text": text,
+                    "about": about,
+                    "hours": hours,
+                    "deadline": deadline,
+                    "deadline_utc": _utc(deadline),
+                    "send_at": deadline - hours * 3600,
+                }
+            )
+    return out
+
+
+def _presented(state: game.State, viewer: int | str) -> dict[str, Any]:
+    return game.view(state, viewer)
+
+
+def _utc(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def send(
+    subscription: dict[str, Any], delivery_id: str, notice: dict[str, Any], now: int
+) -> tuple[bool, str]:
+    """One attempt: (delivered, what the transport answered)."""
+    if subscription["kind"] == "webhook":
+        return _post(subscription, delivery_id, notice, now)
+    return _apprise(subscription["url"], notice)
+
+
+def _post(subscription, delivery_id, notice, now) -> tuple[bool, str]:
+    sent_at = int(time.time())
+    body = json.dumps(
+        {"type": f"referee.{notice['kind']}", "timestamp": _utc(sent_at), "data": notice},
+        sort_keys=True,
+    )
+    stamp = datetime.fromtimestamp(sent_at, UTC)
+    keys = [
+        k["secret"]
+        for k in json.loads(subscription["secrets"])
+        if k["until"] is None or k["until"] > now
+    ]
+    signature = " ".join(Webhook(key).sign(delivery_id, stamp, body) for key in keys)
+    headers = {
+        "content-type": "application/json",
+        "webhook-id": delivery_id,
+        "webhook-timestamp": str(sent_at),
+        "webhook-signature": signature,
+    }
+    try:
+        answer = requests.post(
+            subscription["url"], data=body, headers=headers, timeout=SEND_TIMEOUT
+        )
+    except requests.RequestException as exc:
+        return False, f"{type(exc).__name__}"
+    return 200 <= answer.status_code < 300, f"HTTP {answer.status_code}"
+
+
+def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:
+    sender = apprise.Apprise()
+    sender.add(url)
+    lines = [notice["text"]]
+    if "deadline_utc" in notice:
+        lines.append(f"Deadline: {notice['deadline_utc']}")
+    if notice.get("summary"):
+        lines += ["", notice["summary"]]
+    lines.append(f"(game {notice['game_id']}, seq {notice['seq']})")
+    title = f"referee: {notice['text']}"
+    delivered = sender.notify(title=title, body="\n".join(lines))
+    return bool(delivered), "sent" if delivered else "Apprise reported a failure"

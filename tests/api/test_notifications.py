@@ -1,0 +1,331 @@
+"""Notifications with the real parts: a real HTTP receiver on 127.0.0.1 that checks every
+webhook with the `standardwebhooks` package, Apprise's json:// target to it, e-mail
+through a real local SMTP server (aiosmtpd), on a real SQLite file with the real app.
+Deliveries are driven as the worker drives them (`Referee.deliver`), with a controllable
+clock for the retries and reminders."""
+
+import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from aiosmtpd.controller import Controller
+from standardwebhooks.webhooks import Webhook
+
+from referee.app import create_app
+from referee.notify import BACKOFF
+
+T0 = 1_800_000_000
+HOUR = 3600
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+WITHIN = 60  # seconds, for failing only
+
+
+class Receiver(ThreadingHTTPServer):
+    """An HTTP receiver: answers each POST with the next status of `answers` (then 200),
+    and keeps (headers, body) of each."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.answers: list[int] = []
+        self.got: list[tuple[dict[str, str], bytes]] = []
+        self.arrived = threading.Condition()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/hook"
+
+    def wait_for(self, count: int) -> None:
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: len(self.got) >= count, WITHIN)
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        server: Receiver = self.server  # type: ignore[assignment]
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        status = server.answers.pop(0) if server.answers else 200
+        with server.arrived:
+            server.got.append(({k.lower(): v for k, v in self.headers.items()}, body))
+            server.arrived.notify_all()
+        self.send_response(status)
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def receiver():
+    server = Receiver()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def clock(app):
+    now = {"at": T0}
+    app.extensions["referee"].clock = lambda: now["at"]
+    return now
+
+
+@pytest.fixture
+def referee(app):
+    return app.extensions["referee"]
+
+
+def create(client, ruleset="galloping-horse", players=PLAYERS, **extra):
+    body = {"ruleset": ruleset, "players": players, "seed": "notices", **extra}
+    created = client.post("/games", json=body).get_json()
+    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in created["seats"]}
+    auth["moderator"] = {"Authorization": f"Bearer {created['moderator_token']}"}
+    return created["game_id"], auth
+
+
+def subscribe(client, game_id, headers, **body):
+    answer = client.post(f"/games/{game_id}/subscriptions", json=body, headers=headers)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def play_first(client, game_id, auth):
+    """Whoever is to move plays its first legal command."""
+    seat = client.get(f"/games/{game_id}").get_json()["to_move"][0]
+    command = client.get(f"/games/{game_id}", headers=auth[seat]).get_json()["legal"][0]
+    answer = client.post(f"/games/{game_id}/commands", json=command, headers=auth[seat])
+    assert answer.status_code == 201, answer.get_json()
+    return seat
+
+
+def send_due(referee, now):
+    return [referee.deliver(d, now=now) for d in referee.due_deliveries(now)]
+
+
+def deliveries(client, game_id, headers, subscription):
+    path = f"/games/{game_id}/subscriptions/{subscription['subscription_id']}/deliveries"
+    return client.get(path, headers=headers).get_json()
+
+
+def test_a_seats_turn_reaches_its_webhook_signed_and_verifiable(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    sub = subscribe(client, game_id, auth[1], kind="webhook", url=receiver.url)
+    assert sub["secret"].startswith("whsec_") and sub["active"] is True
+    play_first(client, game_id, auth)  # seat 0 moves: seat 1 is asked
+    assert send_due(referee, T0) == ["delivered"]
+    headers, body = receiver.got[0]
+    verified = Webhook(sub["secret"]).verify(body, headers)
+    assert verified["type"] == "referee.your_move"
+    notice = verified["data"]
+    assert notice["game_id"] == game_id and notice["kind"] == "your_move" and notice["seq"] > 0
+    assert headers["webhook-id"] == deliveries(client, game_id, auth[1], sub)[0]["delivery_id"]
+    assert send_due(referee, T0 + 99) == []  # sent once
+    listed = client.get(f"/games/{game_id}/subscriptions", headers=auth[1]).get_json()
+    assert [s["subscription_id"] for s in listed] == [sub["subscription_id"]]
+    assert "secret" not in listed[0]
+
+
+def test_a_500_twice_then_200_is_delivered_on_the_third_attempt(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    sub = subscribe(client, game_id, auth[1], kind="webhook", url=receiver.url)
+    receiver.answers = [500, 500]
+    play_first(client, game_id, auth)
+    assert send_due(referee, T0) == ["retrying"]
+    assert send_due(referee, T0 + BACKOFF[0] - 1) == []  # not before its backoff
+    assert send_due(referee, T0 + BACKOFF[0]) == ["retrying"]
+    assert send_due(referee, T0 + BACKOFF[0] + BACKOFF[1]) == ["delivered"]
+    ids = {headers["webhook-id"] for headers, _ in receiver.got}
+    assert len(receiver.got) == 3 and len(ids) == 1  # one notice, one id: a receiver dedupes
+    (logged,) = deliveries(client, game_id, auth[1], sub)
+    assert logged["status"] == "delivered" and logged["attempts"] == 3
+    assert logged["answer"] == "HTTP 200"
+
+
+def test_a_target_failing_through_the_schedule_is_disabled_and_says_why(
+    client, referee, receiver, clock
+):
+    game_id, auth = create(client)
+    sub = subscribe(client, game_id, auth[1], kind="webhook", url=receiver.url)
+    receiver.answers = [503] * 20
+    play_first(client, game_id, auth)
+    now = T0
+    outcomes = send_due(referee, now)
+    for wait in BACKOFF:
+        now += wait
+        outcomes += send_due(referee, now)
+    assert outcomes == ["retrying"] * len(BACKOFF) + ["failed"]
+    assert now - T0 > 20 * HOUR  # spread over about a day
+    (shown,) = client.get(f"/games/{game_id}/subscriptions", headers=auth[1]).get_json()
+    assert shown["active"] is False and "HTTP 503" in shown["disabled_reason"]
+    play_first(client, game_id, auth)  # nothing more is recorded for a disabled one
+    assert len(deliveries(client, game_id, auth[1], sub)) == 1
+    path = f"/games/{game_id}/subscriptions/{sub['subscription_id']}/deliveries"
+    failed = deliveries(client, game_id, auth[1], sub)[0]["delivery_id"]
+    again = client.post(f"{path}/{failed}/redeliver", headers=auth[1])
+    assert again.status_code == 202 and again.get_json()["status"] == "pending"
+
+
+def test_a_stale_notice_is_dropped_when_sent(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    subscribe(client, game_id, auth[1], kind="webhook", url=receiver.url)
+    play_first(client, game_id, auth)  # seat 1 is asked...
+    play_first(client, game_id, auth)  # ...and has moved before the notice went out
+    assert send_due(referee, T0) == ["dropped"]
+    assert receiver.got == []
+
+
+def test_a_rotated_secret_and_the_old_one_both_sign_for_a_day(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    sub = subscribe(client, game_id, auth[1], kind="webhook", url=receiver.url)
+    path = f"/games/{game_id}/subscriptions/{sub['subscription_id']}/rotate"
+    rotated = client.post(path, headers=auth[1]).get_json()
+    assert rotated["secret"] != sub["secret"]
+    play_first(client, game_id, auth)
+    send_due(referee, T0)
+    headers, body = receiver.got[0]
+    for secret in (sub["secret"], rotated["secret"]):
+        assert Webhook(secret).verify(body, headers)["type"] == "referee.your_move"
+
+
+def test_others_cannot_see_or_remove_a_subscription(client, receiver, clock):
+    game_id, auth = create(client)
+    sub = subscribe(client, game_id, auth[1], kind="webhook", url=receiver.url)
+    assert client.get(f"/games/{game_id}/subscriptions", headers=auth[2]).get_json() == []
+    path = f"/games/{game_id}/subscriptions/{sub['subscription_id']}"
+    assert client.delete(path, headers=auth[2]).status_code == 404
+    assert client.post(f"/games/{game_id}/subscriptions", json={}).status_code in (400, 401)
+    spectator = client.post(
+        f"/games/{game_id}/subscriptions", json={"kind": "webhook", "url": receiver.url}
+    )
+    assert spectator.status_code == 401
+    assert client.delete(path, headers=auth[1]).status_code == 204
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"kind": "pigeon", "url": "http://127.0.0.1/x"}, "kind"),
+        ({"kind": "webhook", "url": "ftp://127.0.0.1/x"}, "url"),
+        ({"kind": "apprise", "url": "nonsense://whatever"}, "url"),
+        ({"kind": "webhook", "url": "http://127.0.0.1/x", "events": ["everything"]}, "events"),
+        ({"kind": "webhook", "url": "http://127.0.0.1/x", "reminders": [0]}, "reminders"),
+    ],
+)
+def test_a_bad_subscription_is_a_400_naming_the_field(client, body, field):
+    game_id, auth = create(client)
+    answer = client.post(f"/games/{game_id}/subscriptions", json=body, headers=auth[0])
+    assert answer.status_code == 400
+    assert field in json.dumps(answer.get_json()["error"])
+    assert client.get(f"/games/{game_id}/subscriptions", headers=auth[0]).get_json() == []
+
+
+def test_apprise_json_reaches_the_same_receiver(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    port = receiver.server_address[1]
+    subscribe(client, game_id, auth["moderator"], kind="apprise", url=f"json://127.0.0.1:{port}/")
+    created = subscribe(client, game_id, auth[1], kind="apprise", url=f"json://127.0.0.1:{port}/")
+    assert created["url"] == "json://…"  # an Apprise URL may hold a credential
+    play_first(client, game_id, auth)
+    assert send_due(referee, T0) == ["delivered"]  # seat 1's turn; nothing for the moderator
+    message = json.loads(receiver.got[0][1])
+    assert "It is your move." in message["message"] and f"game {game_id}" in message["message"]
+
+
+def test_a_round_summary_is_mailed_through_a_real_smtp_server(client, referee, clock):
+    mail = []
+
+    class Inbox:
+        async def handle_DATA(self, server, session, envelope):
+            mail.append((envelope.rcpt_tos, envelope.content.decode("utf-8", "replace")))
+            return "250 OK"
+
+    port = free_port()
+    smtp = Controller(Inbox(), hostname="127.0.0.1", port=port)
+    smtp.start()
+    try:
+        players = ["Ann", "Bo", "Cy"]
+        game_id, auth = create(client, "blackout-middle", players)
+        url = f"mailto://127.0.0.1:{port}?from=referee@example.org&to=mod@example.org&mode=insecure"
+        subscribe(
+            client, game_id, auth["moderator"], kind="apprise", url=url, events=["round_resolved"]
+        )
+        round_number = client.get(f"/games/{game_id}").get_json()["round"]["open"]["round"]
+        referee.clock = lambda: T0 + 10 * 86400  # every deadline has passed
+        assert referee.resolve_round(game_id, round_number) == "resolved"
+        assert send_due(referee, T0 + 10 * 86400) == ["delivered"]
+        wait_until(lambda: mail)
+    finally:
+        smtp.stop()
+    ((to, message),) = mail
+    assert to == ["mod@example.org"]
+    assert f"Round {round_number} was resolved" in message.replace("=\r\n", "")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(condition) -> None:
+    stop = time.monotonic() + WITHIN
+    while not condition():
+        assert time.monotonic() < stop, "not within the bound"
+        time.sleep(0.05)
+
+
+def test_reminders_come_before_a_deadline_and_not_after_the_seat_moved(
+    client, referee, receiver, clock
+):
+    game_id, auth = create(client, clock={"seconds": 24 * HOUR})
+    subscribe(
+        client,
+        game_id,
+        auth[1],
+        kind="webhook",
+        url=receiver.url,
+        events=["deadline_near"],
+        reminders=[4, 1],
+    )
+    play_first(client, game_id, auth)  # seat 1 is asked until T0 + 24 h
+    assert send_due(referee, T0 + 19 * HOUR) == []
+    assert send_due(referee, T0 + 20 * HOUR) == ["delivered"]
+    notice = json.loads(receiver.got[0][1])["data"]
+    assert notice["hours"] == 4 and notice["deadline_utc"] == "2027-01-16T08:00:00Z"
+    play_first(client, game_id, auth)  # seat 1 moves before the 1-hour reminder
+    assert send_due(referee, T0 + 23 * HOUR) == ["dropped"]
+
+
+def test_a_seats_notices_never_hold_another_seats_secret(client, referee, app, receiver, clock):
+    """Royal Turf with hidden bets, played twice from one seed, seat 0 betting another
+    chip: every notice seat 1's subscription records is the same in both games."""
+    told = []
+    for chip in (0, 2):
+        twin = create_app(
+            {"REFEREE_DB": str(app.config["REFEREE_DB"]) + f".{chip}", "TESTING": True}
+        )
+        twin.extensions["referee"].clock = lambda: T0
+        twin_client = twin.test_client()
+        game_id, auth = create(
+            twin_client, "royal-turf", ["Ann", "Bo", "Cy"], options={"hidden_bets": True}
+        )
+        sub = subscribe(twin_client, game_id, auth[1], kind="webhook", url=receiver.url)
+        seat = twin_client.get(f"/games/{game_id}").get_json()["to_move"][0]
+        legal = twin_client.get(f"/games/{game_id}", headers=auth[seat]).get_json()["legal"]
+        bet = next(c for c in legal if c["chip"] == chip)
+        twin_client.post(f"/games/{game_id}/commands", json=bet, headers=auth[seat])
+        for _ in range(2):  # seats 1 and 2 bet as they would in either game
+            assert play_first(twin_client, game_id, auth) != seat
+        rows = (
+            twin.extensions["referee"]
+            .store.db.execute(
+                "SELECT notice FROM deliveries WHERE subscription_id = ?", (sub["subscription_id"],)
+            )
+            .fetchall()
+        )
+        told.append([{**json.loads(r[0]), "game_id": None} for r in rows])
+    assert told[0] == told[1] and len(told[0]) >= 1
