@@ -41,6 +41,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/rulesets.py
 	$(BIN)/python bench/web.py
 	$(BIN)/python bench/pages.py
+	$(BIN)/python bench/clocks.py
+	$(BIN)/python bench/questions.py
+	$(BIN)/python bench/notices.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

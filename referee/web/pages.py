@@ -29,7 +29,7 @@ from ..engine.errors import BadRequest, NotFound, RefereeError
 from ..engine.events import MODERATOR
 from ..engine.game import rules_of, shapes_of
 from ..live import LISTEN_WAIT
-from ..service import Referee, Viewer
+from ..service import Referee, Viewer, role_name
 from . import present, seats
 from .newgame import NewGame
 
@@ -279,6 +279,54 @@ def standing_choices(game_id: str):
         return _run(game_id, viewer, command)
     except RefereeError as error:
         return _game(game_id, viewer, lost=lost, error=error)
+
+
+@bp.post("/g/<game_id>/subscriptions")
+def subscribe(game_id: str):
+    """A new subscription of the viewer's; a webhook's secret is shown once, here."""
+    viewer, lost = seats.viewer_of(referee(), game_id)
+    try:
+        if viewer is None:
+            raise BadRequest("auth/required", "open your invite link to take your seat first", {})
+        body = subscription_from(request.form)
+        made = referee().subscriptions.subscribe(game_id, role_name(viewer), body)
+    except RefereeError as error:
+        return _game(game_id, viewer, lost=lost, error=error)
+    back = url_for("pages.game_page", game_id=game_id)
+    answer = Response(render_template("subscribed.html", made=made, back=back))
+    answer.headers["Cache-Control"] = "no-store"
+    return answer
+
+
+@bp.post("/g/<game_id>/subscriptions/<subscription_id>/remove")
+def unsubscribe(game_id: str, subscription_id: str):
+    """Remove one of the viewer's subscriptions."""
+    viewer, lost = seats.viewer_of(referee(), game_id)
+    try:
+        if viewer is None:
+            raise BadRequest("auth/required", "open your invite link to take your seat first", {})
+        referee().subscriptions.unsubscribe(game_id, role_name(viewer), subscription_id)
+    except RefereeError as error:
+        return _game(game_id, viewer, lost=lost, error=error)
+    return redirect(url_for("pages.game_page", game_id=game_id), 303)
+
+
+def subscription_from(form) -> dict[str, Any]:
+    """The subscription the form asks for: kind, URL, reminders typed as "24, 4, 1"."""
+    kind = form.get("kind", "")
+    if kind not in ("webhook", "apprise"):
+        raise BadRequest("request/invalid", "choose a webhook or an Apprise URL", {"field": "kind"})
+    url = form.get("url", "").strip()
+    if not 8 <= len(url) <= 2000:
+        raise BadRequest("request/invalid", "url: 8 to 2000 characters", {"field": "url"})
+    hours = [h.strip() for h in form.get("reminders", "").split(",") if h.strip()]
+    if len(hours) > 5 or not all(h.isascii() and h.isdigit() and 1 <= int(h) <= 168 for h in hours):
+        raise BadRequest(
+            "request/invalid",
+            "reminders: up to 5 whole hours from 1 to 168",
+            {"field": "reminders"},
+        )
+    return {"kind": kind, "url": url, "reminders": [int(h) for h in hours]}
 
 
 @bp.post("/g/<game_id>/moderate")

@@ -39,6 +39,7 @@ class Page:
     warnings: list[dict[str, Any]] = field(default_factory=list)  # of the seat's sealed orders
     fork: str | None = None  # where play goes on after a ruling amended this game
     standing: dict[str, str] = field(default_factory=dict)  # the choices a seat may set
+    subscriptions: list[dict[str, Any]] = field(default_factory=list)  # the viewer's own
 
     @property
     def order_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -81,6 +82,8 @@ def page(
         seat = shown.seat
         shown.receipts = [receipt(e) for e in events if _own_commitment(e, seat)]
         shown.standing = getattr(rules, "STANDING_CHOICES", {})
+    if shown.seat is not None or viewer == MODERATOR:
+        shown.subscriptions = subscriptions_of(service, game_id, str(viewer))
     if viewer == MODERATOR:
         shown.moderating = command_shapes(rules, clocked="clock" in view)[1]
         if has_rounds(rules):
@@ -89,6 +92,15 @@ def page(
     if view.get("seed"):
         shown.verified = verified(service, game_id, view["version"])
     return shown
+
+
+def subscriptions_of(service: Referee, game_id: str, role: str) -> list[dict[str, Any]]:
+    """The viewer's subscriptions, each with its last few deliveries."""
+    held = service.subscriptions
+    return [
+        {**s, "deliveries": held.deliveries(game_id, role, s["subscription_id"])[:5]}
+        for s in held.listed(game_id, role)
+    ]
 
 
 def fork_of(events: list[dict[str, Any]]) -> str | None:

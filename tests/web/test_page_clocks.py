@@ -124,3 +124,36 @@ def test_a_seat_sets_and_clears_its_standing_choices_from_its_page(app, client):
     cleared = {"csrf_token": csrf(shown), "key": "s2"}
     assert seat.post(f"/g/{game_id}/standing", data=cleared).status_code == 303
     assert app.extensions["referee"].view(game_id, 0)["standing_choices"] == []
+
+
+def test_a_seat_turns_notifications_on_and_off_from_its_page(app, client):
+    game_id, page = create(client)
+    seat = seated(app, links(page)[1])
+    shown = seat.get(f"/g/{game_id}").get_data(as_text=True)
+    assert '<h2 id="notifications-h">Notifications</h2>' in shown
+    data = {
+        "csrf_token": csrf(shown),
+        "kind": "webhook",
+        "url": "http://127.0.0.1:9/hook",
+        "reminders": "24, 1",
+    }
+    made = seat.post(f"/g/{game_id}/subscriptions", data=data)
+    assert made.status_code == 200 and made.headers["Cache-Control"] == "no-store"
+    secret = re.search(r'id="secret" readonly value="(whsec_[^"]+)"', made.get_data(as_text=True))
+    assert secret
+    shown = seat.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "http://127.0.0.1:9/hook, reminders 24, 1 h before a deadline" in shown
+    assert secret.group(1) not in shown  # shown once
+    other = seated(app, links(page)[2]).get(f"/g/{game_id}").get_data(as_text=True)
+    assert "127.0.0.1:9/hook" not in other
+    bad = seat.post(
+        f"/g/{game_id}/subscriptions", data={**data, "csrf_token": csrf(shown), "reminders": "soon"}
+    )
+    assert bad.status_code == 400 and "reminders" in bad.get_data(as_text=True)
+    (sub,) = app.extensions["referee"].subscriptions.listed(game_id, "1")
+    off = seat.post(
+        f"/g/{game_id}/subscriptions/{sub['subscription_id']}/remove",
+        data={"csrf_token": csrf(shown)},
+    )
+    assert off.status_code == 303
+    assert app.extensions["referee"].subscriptions.listed(game_id, "1") == []
