@@ -64,8 +64,13 @@ def _of_event(game_id: str, viewer: Viewer, event: dict[str, Any]) -> list[Notic
     if kind in ("SeatLate", "MovePlayedFor") and payload.get("why", "timeout") == "timeout":
         text = f"Seat {payload['seat'] + 1}'s time ran out."
         return [_notice("timed_out", game_id, seq, text, seat=payload["seat"])]
+    if kind == "GameEnded":
+        outcome = payload["outcome"]
+        text = "The game is over."
+        return [_notice("game_ended", game_id, seq, text, outcome=outcome)]
     if kind == "SeedRevealed":
-        return [_notice("game_ended", game_id, seq, "The game is over; the seed is revealed.")]
+        text = f"The seed is revealed: {payload['seed']}"
+        return [_notice("game_ended", game_id, seq, text, seed=payload["seed"])]
     if kind in ("DisputeOpened", "DisputeRuled"):
         verb = "opened" if kind == "DisputeOpened" else "ruled"
         return [_notice("dispute", game_id, seq, f"A dispute was {verb}.")]

@@ -329,3 +329,31 @@ def test_a_seats_notices_never_hold_another_seats_secret(client, referee, app, r
         )
         told.append([{**json.loads(r[0]), "game_id": None} for r in rows])
     assert told[0] == told[1] and len(told[0]) >= 1
+
+
+def test_a_seat_late_under_wait_is_told_to_the_moderator_and_changes_nothing_else(
+    client, referee, receiver, clock
+):
+    game_id, auth = create(client, clock={"seconds": HOUR, "on_timeout": "wait"})
+    sub = subscribe(client, game_id, auth["moderator"], kind="webhook", url=receiver.url)
+    before = client.get(f"/games/{game_id}").get_json()
+    clock["at"] = T0 + HOUR
+    assert referee.time_out(game_id, 0, T0 + HOUR) == "timed_out"
+    assert send_due(referee, T0 + HOUR) == ["delivered"]
+    notice = Webhook(sub["secret"]).verify(receiver.got[0][1], receiver.got[0][0])["data"]
+    assert notice["kind"] == "timed_out" and notice["seat"] == 0
+    after = client.get(f"/games/{game_id}").get_json()
+    assert after["state"] == before["state"] and after["to_move"] == [0]
+
+
+def test_the_end_of_the_game_tells_its_outcome_and_seed(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    sub = subscribe(
+        client, game_id, auth[2], kind="webhook", url=receiver.url, events=["game_ended"]
+    )
+    while client.get(f"/games/{game_id}").get_json()["status"] == "active":
+        play_first(client, game_id, auth)
+    assert send_due(referee, T0) == ["delivered", "delivered"]
+    told = [Webhook(sub["secret"]).verify(b, h)["data"] for h, b in receiver.got]
+    assert {"outcome", "seed"} <= {k for notice in told for k in notice}
+    assert next(n for n in told if "seed" in n)["seed"] == "notices"
