@@ -231,11 +231,13 @@ def _decide_clocked(
         if bare["type"] in MODERATOR_COMMANDS:
             return moderator.decide(state, bare)
     else:
-        check_fields(bare, {**rules.COMMANDS, **clocks.SEAT_COMMANDS})
+        check_fields(bare, {**rules.COMMANDS, **clocks.SEAT_COMMANDS, **_standing_commands(rules)})
         if bare["type"] in rules.COMMANDS:
             return sealed.complete(
                 rules.decide(state["rules"], actor, bare, rng), state["seq"], rng
             )
+        if bare["type"] in standing.SEAT_COMMANDS and isinstance(actor, int):
+            return standing.decide(rules, actor, bare)
 
     def play(now_state: State, seat: int) -> list[Event]:
         return timeout_move_events(now_state, seat, rng)

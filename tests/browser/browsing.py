@@ -62,15 +62,23 @@ def to_move(page: Page) -> str | None:
 
 
 def create_game(
-    moderator: Page, game: str, players: list[str], seed: str, **options: str
+    moderator: Page,
+    game: str,
+    players: list[str],
+    seed: str,
+    clock: dict[str, str] | None = None,
+    **options: str,
 ) -> dict[str, str]:
     """Fill the new-game form of `game` ("Galloping Horse"); the invite links by player
-    name, `moderator` and `public`. Options by name: the text to type or the choice."""
+    name, `moderator` and `public`. Options (and the turn clock's fields) by name: the
+    text to type or the choice."""
     moderator.get_by_role("link", name=f"New {game} game").click()
     for n, name in enumerate(players):
         moderator.get_by_label(f"Player {n + 1}", exact=True).fill(name)
-    for name, value in options.items():
-        field = moderator.locator(f"#option-{name}")
+    fields = {f"option-{k}": v for k, v in options.items()}
+    fields.update({f"clock-{k}": v for k, v in (clock or {}).items()})
+    for name, value in fields.items():
+        field = moderator.locator(f"#{name}")
         if field.evaluate("element => element.tagName") == "SELECT":
             field.select_option(value)
         else:

@@ -308,3 +308,18 @@ def test_the_timeout_move_is_always_legal(ruleset, options):
             else:
                 now += 1
                 table.move(seat, now)
+
+
+def test_standing_choices_work_in_a_clocked_game_and_restart_the_seats_clock():
+    table = Table("royal-turf", seats=3, on_timeout="default")
+    for seat in range(3):
+        batch = table.run(seat, T0 + seat, type="set_standing_choices", choices=["move_only_horse"])
+        assert batch[0]["type"] == "StandingChoicesSet"
+    now, answered = T0 + 10, 0
+    while not game.is_over(table.state):
+        seat = table.asked[0]
+        now += 1
+        batch = table.move(seat, now)
+        answered += sum(r["type"] == "StandingChoiceApplied" for r in batch)
+    assert answered > 0
+    assert verify_events(sealed(table.records)).valid
