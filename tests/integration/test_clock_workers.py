@@ -5,9 +5,12 @@ for a near deadline is taken when it comes."""
 
 import os
 import signal
+import threading
 import time
 
 import pytest
+from receiver import Receiver
+from standardwebhooks.webhooks import Webhook
 from test_rounds_workers import HOUR, ROOT, WITHIN, log_of, wait_until_ready, wait_until_writing
 
 from referee import embedded
@@ -132,3 +135,34 @@ def test_the_timed_task_of_a_near_deadline_is_taken_when_it_comes(client, app, d
         wait_for_timeout(app, game_id)
     (timed,) = timeouts(app, game_id)
     assert timed["command"]["now"] >= deadline
+
+
+def test_a_worker_delivers_a_notice_to_a_real_receiver(client, app, db, broker):
+    """Seat 0's clock runs out (under `default` the referee moves for it), so seat 1 is
+    asked: the worker's deliver task posts seat 1 its signed notice."""
+    receiver = Receiver()
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    created_two_hours_ago(app)
+    body = {
+        "ruleset": "galloping-horse",
+        "players": PLAYERS,
+        "clock": {"seconds": HOUR, "on_timeout": "default"},
+    }
+    created = client.post("/games", json=body).get_json()
+    game_id = created["game_id"]
+    seat_one = {"Authorization": f"Bearer {created['seats'][1]['token']}"}
+    subscribed = client.post(
+        f"/games/{game_id}/subscriptions",
+        json={"kind": "webhook", "url": receiver.url, "events": ["your_move"]},
+        headers=seat_one,
+    )
+    secret = subscribed.get_json()["secret"]
+    try:
+        with embedded.workers(1, broker=broker, db=db):  # its sweeper times seat 0 out
+            receiver.wait_for(1)
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
+    headers, sent = receiver.got[0]
+    notice = Webhook(secret).verify(sent, headers)["data"]
+    assert notice["kind"] == "your_move" and notice["game_id"] == game_id
