@@ -58,7 +58,7 @@ def _blocks(key: bytes, label: str) -> Iterator[bytes]:
     counter = 0
     prefix = label.encode("utf-8") + b"#"
     while True:
-        yield hmac.new(key, prefix + str(counter).encode("ascii"), hashlib.sha256).digest()
+        yield hmac.digest(key, prefix + str(counter).encode("ascii"), "sha256")
         counter += 1
 
 
@@ -87,8 +87,4 @@ class Rng:
 
     def hex(self, label: str, nbytes: int = 16) -> str:
         """The first nbytes of a label's stream, as hex (used for salts)."""
-        return (
-            hmac.new(self._key, label.encode("utf-8") + b"#0", hashlib.sha256)
-            .digest()[:nbytes]
-            .hex()
-        )
+        return hmac.digest(self._key, label.encode("utf-8") + b"#0", "sha256")[:nbytes].hex()
