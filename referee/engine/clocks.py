@@ -14,6 +14,8 @@ from typing import Any
 
 from .errors import BadRequest, RuleViolation
 from .events import Event, event
+from .moderator import seat_field, text_field
+from .rounds import seconds_field
 
 State = dict[str, Any]
 Actor = int | str
@@ -22,7 +24,6 @@ WAIT, DEFAULT, AUTOPILOT = "wait", "default", "autopilot"
 ON_TIMEOUT = (WAIT, DEFAULT, AUTOPILOT)
 MIN_SECONDS, MAX_SECONDS = 60, 30 * 86400
 MAX_EXTENSIONS = 10
-MAX_EXTENSION = 30 * 86400
 # an autopilot plays on until someone is asked who is not on it; a game never needs more
 # moves than this in one batch (the longest bot game is a few thousand moves)
 MAX_AUTOPLAYED = 20_000
@@ -136,7 +137,7 @@ def decide(
     timeout move."""
     kind, now, clock = command["type"], command["now"], state["clock"]
     if kind == "time_out":
-        return _time_out(state, _seat(state, command), now, play)
+        return _time_out(state, seat_field(state, command), now, play)
     if kind == "take_extension":
         return [_own_extension(clock, actor, now)]
     if kind == "rejoin":
@@ -146,14 +147,16 @@ def decide(
     if kind == "pause":
         if clock["paused_at"] is not None:
             raise RuleViolation("rule/paused", "the game is already paused", {})
-        return [event("GamePaused", {"at": now, "reason": _reason(command)})]
+        return [event("GamePaused", {"at": now, "reason": text_field(command, "reason")})]
     if kind == "resume":
-        return [_resumed(clock, now, _reason(command))]
-    seat = _seat(state, command)
+        return [_resumed(clock, now, text_field(command, "reason"))]
+    seat = seat_field(state, command)
     if kind == "extend_clock":
-        return [_extended(state, seat, now, _seconds(command), _reason(command))]
+        return [_extended(state, seat, now, seconds_field(command), text_field(command, "reason"))]
     _asked(state, rules, seat)
-    marker = event("MovePlayedFor", {"seat": seat, "why": "moderator", "reason": _reason(command)})
+    marker = event(
+        "MovePlayedFor", {"seat": seat, "why": "moderator", "reason": text_field(command, "reason")}
+    )
     return [marker, *play(state, seat)]
 
 
@@ -205,37 +208,6 @@ def _resumed(clock: State, now: int, reason: str) -> Event:
     deadlines = [None if d is None else d + paused for d in clock["deadlines"]]
     payload = {"at": now, "paused_seconds": paused, "deadlines": deadlines, "reason": reason}
     return event("GameResumed", payload)
-
-
-def _seat(state: State, command: dict[str, Any]) -> int:
-    seat = command.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest("command/invalid", "seat must be a seat number", {"field": "seat"})
-    if seat not in range(len(state["players"])):
-        raise RuleViolation(
-            "rule/no_such_seat", f"there is no seat {seat} at this table", {"field": "seat"}
-        )
-    return seat
-
-
-def _reason(command: dict[str, Any]) -> str:
-    value = command.get("reason")
-    if not isinstance(value, str) or not value.strip() or len(value) > 4000:
-        raise BadRequest(
-            "command/invalid", "reason must be text of 1-4000 characters", {"field": "reason"}
-        )
-    return value
-
-
-def _seconds(command: dict[str, Any]) -> int:
-    value = command.get("seconds")
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_EXTENSION:
-        raise BadRequest(
-            "command/invalid",
-            f"seconds must be an integer from 1 to {MAX_EXTENSION}",
-            {"field": "seconds"},
-        )
-    return value
 
 
 # --- after every batch -----------------------------------------------------------

@@ -28,13 +28,7 @@ def decide(state: dict[str, Any], command: dict[str, Any]) -> list[Event]:
 
 
 def _replacement(state: dict[str, Any], command: dict[str, Any]) -> Event:
-    seat = command.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest("command/invalid", "seat must be a seat number", {"field": "seat"})
-    if seat not in range(len(state["players"])):
-        raise RuleViolation(
-            "rule/no_such_seat", f"there is no seat {seat} at this table", {"field": "seat"}
-        )
+    seat = seat_field(state, command)
     name = text_field(command, "name", limit=NAME_LIMIT)
     reason = text_field(command, "reason")
     return _public("PlayerReplaced", seat=seat, name=name, reason=reason)
@@ -50,6 +44,18 @@ def apply(state: dict[str, Any], kind: str, payload: dict[str, Any]) -> None:
 
 def _public(kind: str, **payload: Any) -> Event:
     return {"type": kind, "visibility": PUBLIC, "payload": payload}
+
+
+def seat_field(state: dict[str, Any], command: dict[str, Any]) -> int:
+    """A command's `seat`: a seat number at this table."""
+    seat = command.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest("command/invalid", "seat must be a seat number", {"field": "seat"})
+    if seat not in range(len(state["players"])):
+        raise RuleViolation(
+            "rule/no_such_seat", f"there is no seat {seat} at this table", {"field": "seat"}
+        )
+    return seat
 
 
 def text_field(command: dict[str, Any], field: str, *, limit: int = 4000) -> str:

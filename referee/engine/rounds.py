@@ -216,7 +216,7 @@ def moderate(state: State, command: dict[str, Any]) -> list[Event]:
         return [
             event("RoundClosed", {"round": current["round"], "why": "moderator", "reason": reason})
         ]
-    seconds = _seconds(command)
+    seconds = seconds_field(command)
     return [
         event(
             "DeadlineExtended",
@@ -249,7 +249,7 @@ def _reason(command: dict[str, Any]) -> str:
     return value
 
 
-def _seconds(command: dict[str, Any]) -> int:
+def seconds_field(command: dict[str, Any]) -> int:
     value = command.get("seconds")
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_EXTENSION:
         raise BadRequest(
