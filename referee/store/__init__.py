@@ -305,6 +305,10 @@ class EventStore:
             "UPDATE tokens SET game_id = ? WHERE game_id = ? AND active = 1",
             (fork.game_id, original),
         )
+        # notices follow play into the fork, as the seats' tokens do
+        conn.execute(
+            "UPDATE subscriptions SET game_id = ? WHERE game_id = ?", (fork.game_id, original)
+        )
         self._mark_due(conn, fork.game_id, fork.due)
 
     def import_game(

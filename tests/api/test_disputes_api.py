@@ -633,3 +633,17 @@ def test_an_import_may_be_bigger_than_other_bodies(client, app, tmp_path):
     assert client.get("/games/long/log").get_data() == data
     app.config["IMPORT_MAX_BYTES"] = 1 << 20
     error_of(import_ndjson(client, data), 413, "request/too_large")
+
+
+def test_a_seats_notifications_follow_play_into_the_fork(client, app, http_game):
+    original = http_game.game_id
+    body = {"kind": "webhook", "url": "http://127.0.0.1:9/hook"}
+    made = client.post(f"/games/{original}/subscriptions", json=body, headers=http_game.auth(1))
+    assert made.status_code == 201
+    play_turns(client, original, seat_tokens(http_game), 6)
+    dropped = plays_of(stored(app, original))[2]
+    opened = open_dispute(client, http_game, {"kind": "drop", "seq": dropped["seq"]}).get_json()
+    ruled = rule(client, http_game, opened["dispute"], "amended", "never played").get_json()
+    fork_id = ruled["fork_game_id"]
+    listed = client.get(f"/games/{fork_id}/subscriptions", headers=http_game.auth(1)).get_json()
+    assert [s["subscription_id"] for s in listed] == [made.get_json()["subscription_id"]]
