@@ -19,7 +19,14 @@ from . import (
 from .engine import clocks, game, rounds
 from .engine import disputes as engine_disputes
 from .engine.canonical import digest
-from .engine.errors import BadRequest, Conflict, Forbidden, RuleViolation, Unauthorized
+from .engine.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    RuleViolation,
+    Unauthorized,
+)
 from .engine.events import MODERATOR, REFEREE
 from .live import Herald, Hub
 from .names import name_problem
@@ -459,6 +466,16 @@ class Referee:
         shown = [game.redact(e, viewer, over) for e in events]
         version = events[-1]["seq"] if events else state["seq"]
         return {"game_id": game_id, "events": shown, "version": version}
+
+    def public_view_at(self, game_id: str, at: int | None = None) -> dict[str, Any]:
+        """What a spectator saw just after event `at` (now, without one): the log folded
+        to that event, redacted as it was then."""
+        events = self.store.events(game_id, until=at) if at else self.store.events(game_id)
+        if not events:
+            self.store.version(game_id)  # 404 for an unknown game
+        if at is not None and (not events or events[-1]["seq"] != at):
+            raise NotFound("board/no_such_seq", f"the game has no event {at} yet", {"field": "at"})
+        return presented(game_id, game.fold(events), None)
 
     def round_summary(self, game_id: str, number: int, fmt: str) -> str:
         """A resolved round's public results as Markdown or BBCode (anyone may read it)."""

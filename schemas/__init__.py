@@ -199,6 +199,12 @@ class EventsQuerySchema(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
 
 
+class BoardQuerySchema(Schema):
+    """?at=SEQ: the board after that event (default: now)."""
+
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_SEQ))
+
+
 class SummaryQuerySchema(Schema):
     """?format=markdown|bbcode for a round summary."""
 

@@ -2,11 +2,14 @@
 
 import hmac
 import json
+import threading
+from collections import OrderedDict
 
 from flask import Response, current_app, jsonify, request
 from flask_smorest import Blueprint
 
 from schemas import (
+    BoardQuerySchema,
     CommandResultSchema,
     CommandSchema,
     ErrorResponseSchema,
@@ -18,10 +21,12 @@ from schemas import (
     SummaryQuerySchema,
 )
 
+from ..engine import registry
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
 from ..live import LISTEN_WAIT
 from ..service import Referee
+from ..web.present import board
 from .bodies import CanonicalJsonParser
 
 bp = Blueprint("games", __name__, url_prefix="/games", description="Games and their event logs.")
@@ -137,6 +142,51 @@ def get_events(query, game_id: str):
     """The events after seq `after`, redacted for the caller."""
     viewer = referee().viewer(game_id, bearer_token())
     return referee().events(game_id, viewer, after=query["after"])
+
+
+@bp.route("/<game_id:game_id>/board.svg")
+@bp.arguments(BoardQuerySchema(), location="query", error_status_code=400)
+@bp.response(200, content_type="image/svg+xml")
+@_document_errors
+def board_svg(query, game_id: str):
+    """The board as a spectator saw it just after event `at` (default: now), as an SVG
+    image to post in a forum thread: never anything a spectator could not see then."""
+    at = query.get("at")
+    key = (game_id, at)
+    drawn = _boards_drawn().get(key) if at is not None else None
+    if drawn is None:
+        view = referee().public_view_at(game_id, at)
+        drawn = str(board(registry.get(view["ruleset"]), {**view, "viewer": None}))
+        if at is not None:  # an event's board never changes: the log only grows
+            _boards_drawn().put(key, drawn)
+    answer = Response(drawn, mimetype="image/svg+xml")
+    answer.headers["Cache-Control"] = "public, max-age=86400" if at else "no-cache"
+    return answer
+
+
+def _boards_drawn() -> "BoardCache":
+    return current_app.extensions.setdefault("boards_drawn", BoardCache())
+
+
+class BoardCache:
+    """The boards drawn lately, by (game, seq); the least recently used forgotten."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._held: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> str | None:
+        with self._lock:
+            if key in self._held:
+                self._held.move_to_end(key)
+            return self._held.get(key)
+
+    def put(self, key: tuple[str, int], drawn: str) -> None:
+        with self._lock:
+            self._held[key] = drawn
+            while len(self._held) > self.size:
+                self._held.popitem(last=False)
 
 
 @bp.route("/<game_id:game_id>/stream")

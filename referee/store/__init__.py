@@ -24,6 +24,7 @@ from . import schema
 
 Event = dict[str, Any]
 Tail = tuple[int, str, str]  # a game's last seq, its hash and its time
+MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
 # how long a writer waits for the write lock (this process's writers, then SQLite's, when
 # another process holds it) before the request is answered 503 store/busy
@@ -508,10 +509,12 @@ class EventStore:
         """The last seq of a game."""
         return self._last(self.db.conn, game_id)[0]
 
-    def events(self, game_id: str, *, after: int = 0) -> list[Event]:
-        """A game's events with seq > after, in order."""
+    def events(self, game_id: str, *, after: int = 0, until: int | None = None) -> list[Event]:
+        """A game's events with after < seq (<= until), in order."""
+        last = MAX_SEQ if until is None else until
         cursor = self.db.execute(
-            "SELECT event FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+            "SELECT event FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            (game_id, after, last),
         )
         return [orjson.loads(row[0]) for row in cursor.fetchall()]
 

@@ -1,0 +1,77 @@
+"""GET /games/{id}/board.svg?at=SEQ: the board as a spectator saw it after an event, for
+forum posts; never anything a spectator could not see then; cached by (game, seq)."""
+
+from referee.engine import game, registry
+from referee.web.present import board
+
+PLAYERS = ["Ann", "Ben", "Cat"]
+
+
+def created(client, ruleset="royal-turf", **options):
+    body = {"ruleset": ruleset, "players": PLAYERS, "seed": "board-image", "options": options}
+    made = client.post("/games", json=body).get_json()
+    auth = {s["seat"]: {"Authorization": f"Bearer {s['token']}"} for s in made["seats"]}
+    return made["game_id"], auth
+
+
+def play(client, game_id, auth, moves):
+    for _ in range(moves):
+        seat = client.get(f"/games/{game_id}").get_json()["to_move"][0]
+        legal = client.get(f"/games/{game_id}", headers=auth[seat]).get_json()["legal"]
+        assert (
+            client.post(
+                f"/games/{game_id}/commands", json=legal[-1], headers=auth[seat]
+            ).status_code
+            == 201
+        )
+
+
+def test_the_board_now_and_after_an_event_is_an_svg_image(client, app):
+    game_id, auth = created(client)
+    play(client, game_id, auth, 4)
+    now = client.get(f"/games/{game_id}/board.svg")
+    assert now.status_code == 200 and now.mimetype == "image/svg+xml"
+    assert (
+        now.get_data(as_text=True).startswith("<svg") and now.headers["Cache-Control"] == "no-cache"
+    )
+    early = client.get(f"/games/{game_id}/board.svg?at=3")
+    assert early.status_code == 200 and early.headers["Cache-Control"].startswith("public")
+    events = app.extensions["referee"].store.events(game_id)[:3]
+    then = {**app.extensions["referee"].public_view_at(game_id, 3), "viewer": None}
+    assert early.get_data(as_text=True) == str(board(registry.get("royal-turf"), then))
+    assert then["version"] == 3 and game.fold(events)["seq"] == 3
+    assert early.get_data(as_text=True) != now.get_data(as_text=True)
+
+
+def test_a_sealed_chip_is_never_drawn_until_the_race_ends(client):
+    """Hidden Bets, two games from one seed whose first bettor seals another chip, the
+    other seats betting alike: the images after every event are the same."""
+    drawn = []
+    for chip in (0, 2):
+        game_id, auth = created(client, hidden_bets=True)
+        seat = client.get(f"/games/{game_id}").get_json()["to_move"][0]
+        legal = client.get(f"/games/{game_id}", headers=auth[seat]).get_json()["legal"]
+        bet = next(c for c in legal if c["chip"] == chip)
+        assert (
+            client.post(f"/games/{game_id}/commands", json=bet, headers=auth[seat]).status_code
+            == 201
+        )
+        play(client, game_id, auth, 2)  # the two other seats, the same bets in both games
+        version = client.get(f"/games/{game_id}").get_json()["version"]
+        drawn.append(
+            [
+                client.get(f"/games/{game_id}/board.svg?at={at}").get_data(as_text=True)
+                for at in range(1, version + 1)
+            ]
+        )
+    assert len(drawn[0]) == len(drawn[1]) > 3
+    assert drawn[0] == drawn[1]
+
+
+def test_a_bad_or_future_seq_is_refused_naming_at(client):
+    game_id, _ = created(client)
+    for at, status in (("0", 400), ("x", 400), ("9999", 404)):
+        answer = client.get(f"/games/{game_id}/board.svg?at={at}")
+        assert answer.status_code == status
+        assert "at" in str(answer.get_json()["error"])
+    assert client.get("/games/0123456789abcdef/board.svg").status_code == 404
