@@ -37,6 +37,8 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from measures import percentile, seconds_of  # noqa: E402
+
 from referee import embedded  # noqa: E402
 from referee.app import create_app  # noqa: E402
 from referee.service import NEAR_SECONDS  # noqa: E402
@@ -46,16 +48,6 @@ SWEEP = 2
 VISIBILITY = 3600  # kombu's Redis visibility_timeout default
 TARGET_P95 = 1.0
 PLAYERS = ["a", "b", "c", "d"]
-
-
-def percentile(values: list[float], p: int) -> float:
-    """The p-th percentile (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[max(0, -(-len(ordered) * p // 100) - 1)]
-
-
-def seconds_of(stamp: str) -> float:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
 def create_far(app, games: int, start: int) -> None:

@@ -29,15 +29,12 @@ from standardwebhooks.webhooks import Webhook
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from measures import percentile  # noqa: E402
+
 from referee import embedded  # noqa: E402
 from referee.app import create_app  # noqa: E402
 
 PLAYERS = ["a", "b", "c", "d"]
-
-
-def percentile(values: list[float], p: int) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, -(-len(ordered) * p // 100) - 1)]
 
 
 class Receiver(ThreadingHTTPServer):

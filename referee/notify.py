@@ -10,6 +10,7 @@ and a failure here never blocks a command.
 """
 
 import base64
+import functools
 import json
 import logging
 import secrets
@@ -91,6 +92,16 @@ class Subscriptions:
         if secret:
             shown["secret"] = secret
         return shown
+
+    def one(self, subscription_id: str) -> dict[str, Any] | None:
+        """A subscription as stored, by its id."""
+        cursor = self.store.db.execute(
+            f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE subscription_id = ?",
+            (subscription_id,),
+        )
+        row = cursor.fetchone()
+        names = [d[0] for d in cursor.description]
+        return dict(zip(names, row, strict=True)) if row else None
 
     def of(self, game_id: str, role: str | None = None) -> list[dict[str, Any]]:
         """A game's subscriptions (a role's only, when given), as stored."""
@@ -203,15 +214,15 @@ class Subscriptions:
             ).fetchone()
         if row is None:
             return None
-        found = [s for s in self.of(row[2]) if s["subscription_id"] == row[1]]
-        if not found:
+        subscription = self.one(row[1])
+        if subscription is None:
             self.finish(delivery_id, "dropped", "the subscription was removed", now)
             return None
         return {
             "delivery_id": row[0],
             "notice": json.loads(row[3]),
             "attempts": row[4],
-            "subscription": found[0],
+            "subscription": subscription,
         }
 
     def finish(
@@ -253,23 +264,32 @@ class Subscriptions:
     def deliveries(self, game_id: str, role: str, subscription_id: str) -> list[dict[str, Any]]:
         """The delivery log of one of the role's subscriptions, newest first."""
         self.owned(game_id, role, subscription_id)
-        cursor = self.store.db.execute(
+        return self.log_of(subscription_id)
+
+    def log_of(
+        self, subscription_id: str, *, limit: int = 200, delivery_id: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A subscription's deliveries (or the one named), newest first."""
+        sql = (
             "SELECT delivery_id, seq, kind, status, attempts, answer, created_at, updated_at,"
-            " next_at FROM deliveries WHERE subscription_id = ? ORDER BY created_at DESC,"
-            " delivery_id LIMIT 200",
-            (subscription_id,),
+            " next_at FROM deliveries WHERE subscription_id = ?"
+        )
+        args: tuple = (subscription_id,)
+        if delivery_id is not None:
+            sql, args = sql + " AND delivery_id = ?", (subscription_id, delivery_id)
+        cursor = self.store.db.execute(
+            sql + " ORDER BY created_at DESC, delivery_id LIMIT ?", (*args, limit)
         )
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
-    def redeliver(self, game_id: str, role: str, subscription_id: str, delivery_id: str) -> str:
-        """Send a recent delivery again (the same id, so a receiver can drop it)."""
-        found = [
-            d
-            for d in self.deliveries(game_id, role, subscription_id)
-            if d["delivery_id"] == delivery_id
-        ]
-        if not found:
+    def redeliver(
+        self, game_id: str, role: str, subscription_id: str, delivery_id: str
+    ) -> dict[str, Any]:
+        """Send a delivery again (the same id, so a receiver can drop it); the delivery,
+        pending again."""
+        self.owned(game_id, role, subscription_id)
+        if not self.log_of(subscription_id, delivery_id=delivery_id):
             raise NotFound("delivery/not_found", "no such delivery of this subscription", {})
         now = self.clock()
         with self.store.transaction() as conn:
@@ -283,7 +303,7 @@ class Subscriptions:
                 " WHERE subscription_id = ?",
                 (subscription_id,),
             )
-        return delivery_id
+        return self.log_of(subscription_id, delivery_id=delivery_id)[0]
 
 
 def new_secret() -> str:
@@ -322,31 +342,48 @@ def _check_target(kind: str, url: str) -> None:
 # --- working out and sending ------------------------------------------------------
 
 
-def found_for(
-    subscription: dict[str, Any],
-    game_id: str,
-    events: list[dict[str, Any]],
-    before: game.State | None,
-    after: game.State,
-    summary: Callable[[int], str],
-) -> list[dict[str, Any]]:
+class Batch:
+    """One batch as each subscriber's role may see it, worked out once per role, however
+    many subscriptions the role holds; each round's summary drawn once."""
+
+    def __init__(
+        self,
+        game_id: str,
+        events: list[dict[str, Any]],
+        before: game.State,
+        after: game.State,
+        summary: Callable[[int], str],
+    ) -> None:
+        self.game_id, self.events, self.before, self.after = game_id, events, before, after
+        self.summary = functools.cache(summary)
+        self._seen: dict[str, tuple[int | str, list[dict[str, Any]], dict[str, Any]]] = {}
+
+    def seen_by(self, role: str) -> tuple[int | str, list[dict[str, Any]], dict[str, Any]]:
+        """(the viewer, every notice it is due, its view after the batch)."""
+        if role not in self._seen:
+            viewer: int | str = int(role) if role.isdigit() else role
+            over = game.is_over(self.after)
+            shown = [game.redact(e, viewer, over) for e in self.events]
+            after = game.view(self.after, viewer)
+            found = notices.notices(
+                self.game_id, viewer, shown, game.view(self.before, viewer), after
+            )
+            self._seen[role] = viewer, found, after
+        return self._seen[role]
+
+
+def found_for(subscription: dict[str, Any], batch: Batch) -> list[dict[str, Any]]:
     """The notices a subscription's owner is due from one batch, as it may see it."""
-    role = subscription["role"]
-    viewer: int | str = int(role) if role.isdigit() else role
-    over = game.is_over(after)
-    shown = [game.redact(e, viewer, over) for e in events]
-    view_before = game.view(before, viewer) if before else {}
-    view_after = _presented(after, viewer)
-    found = notices.notices(game_id, viewer, shown, view_before, view_after)
+    viewer, due, view_after = batch.seen_by(subscription["role"])
     kinds = set(json.loads(subscription["kinds"]))
-    found = [n for n in found if n["kind"] in kinds]
+    found = [dict(n) for n in due if n["kind"] in kinds]
     for notice in found:
         if notice["kind"] == "round_resolved":
-            notice["summary"] = summary(notice["round"])
+            notice["summary"] = batch.summary(notice["round"])
         if "deadline" in notice:
             notice["deadline_utc"] = _utc(notice["deadline"])
     if "deadline_near" in kinds:
-        found += _reminders(subscription, game_id, view_after, viewer)
+        found += _reminders(subscription, batch.game_id, view_after, viewer)
     return found
 
 
@@ -369,10 +406,6 @@ def _reminders(subscription, game_id, view, viewer) -> list[dict[str, Any]]:
                 }
             )
     return out
-
-
-def _presented(state: game.State, viewer: int | str) -> dict[str, Any]:
-    return game.view(state, viewer)
 
 
 def _utc(seconds: int) -> str:

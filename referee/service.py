@@ -1,5 +1,6 @@
 """The shell around the pure core: load events -> fold -> one pure call -> append."""
 
+import functools
 import secrets
 import threading
 import time
@@ -368,15 +369,10 @@ class Referee:
         try:
             subscribed = [s for s in self.subscriptions.of(game_id) if s["active"]]
             now = self.clock()
+            summary = functools.partial(self.round_summary, game_id, fmt="markdown")
+            batch = notify.Batch(game_id, events, before, after, summary)
             for subscription in subscribed:
-                found = notify.found_for(
-                    subscription,
-                    game_id,
-                    events,
-                    before,
-                    after,
-                    lambda n: self.round_summary(game_id, n, "markdown"),
-                )
+                found = notify.found_for(subscription, batch)
                 for delivery_id in self.subscriptions.record(subscription, found, now):
                     if self.scheduler is not None:
                         self.scheduler.deliver(delivery_id)

@@ -81,8 +81,7 @@ def redeliver(game_id: str, subscription_id: str, delivery_id: str):
     enabled again)."""
     service = referee()
     role = subscriber(game_id)
-    service.subscriptions.redeliver(game_id, role, subscription_id, delivery_id)
+    pending = service.subscriptions.redeliver(game_id, role, subscription_id, delivery_id)
     if service.scheduler is not None:
         service.scheduler.deliver(delivery_id)
-    found = service.subscriptions.deliveries(game_id, role, subscription_id)
-    return next(d for d in found if d["delivery_id"] == delivery_id)
+    return pending

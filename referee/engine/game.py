@@ -200,50 +200,36 @@ def _decide(state: State, actor: Actor, command: dict[str, Any], rng: Rng) -> li
 def _decide_in_turns(
     state: State, rules: ModuleType, actor: Actor, command: dict[str, Any], rng: Rng
 ) -> list[Event]:
-    if "clock" in state:
-        return _decide_clocked(state, rules, actor, command, rng)
-    if actor == MODERATOR:
-        check_fields(command, MODERATOR_COMMANDS)
-        return moderator.decide(state, command)
+    """A command in a game in turns: the moderator's, the rules', a seat's standing
+    choices, and in a game with a clock the clock's own (such a command carries the
+    referee's time, `now`, as in rounds)."""
+    clocked = "clock" in state
+    bare = command
+    if clocked:
+        _now(command)
+        bare = {k: v for k, v in command.items() if k != "now"}
     if actor == REFEREE:
-        raise BadRequest("command/unknown", "the referee gives no commands in this game", {})
-    check_fields(command, {**rules.COMMANDS, **_standing_commands(rules)})
-    if command["type"] in standing.SEAT_COMMANDS and isinstance(actor, int):
-        return standing.decide(rules, actor, command)
-    return sealed.complete(rules.decide(state["rules"], actor, command, rng), state["seq"], rng)
-
-
-def _standing_commands(rules: ModuleType) -> dict[str, Any]:
-    return standing.SEAT_COMMANDS if standing.offered(rules) else {}
-
-
-def _decide_clocked(
-    state: State, rules: ModuleType, actor: Actor, command: dict[str, Any], rng: Rng
-) -> list[Event]:
-    """A command in a game in turns with a clock: the clock's own commands, or the usual
-    ones (the command carries the referee's time, `now`, as in rounds)."""
-    _now(command)
-    bare = {k: v for k, v in command.items() if k != "now"}
-    if actor == REFEREE:
+        if not clocked:
+            raise BadRequest("command/unknown", "the referee gives no commands in this game", {})
         check_fields(bare, clocks.REFEREE_COMMANDS)
     elif actor == MODERATOR:
-        check_fields(bare, {**MODERATOR_COMMANDS, **clocks.MODERATOR_COMMANDS})
+        check_fields(bare, {**MODERATOR_COMMANDS, **(clocks.MODERATOR_COMMANDS if clocked else {})})
         if bare["type"] in MODERATOR_COMMANDS:
             return moderator.decide(state, bare)
     else:
-        check_fields(bare, {**rules.COMMANDS, **clocks.SEAT_COMMANDS, **_standing_commands(rules)})
+        assert isinstance(actor, int)
+        check_fields(bare, command_shapes(rules, clocked=clocked)[0])
         if bare["type"] in rules.COMMANDS:
             return sealed.complete(
                 rules.decide(state["rules"], actor, bare, rng), state["seq"], rng
             )
-        if bare["type"] in standing.SEAT_COMMANDS and isinstance(actor, int):
+        if bare["type"] in standing.SEAT_COMMANDS:
             return standing.decide(rules, actor, bare)
 
     def play(now_state: State, seat: int) -> list[Event]:
         return timeout_move_events(now_state, seat, rng)
 
-    events = clocks.decide(state, actor, command, rules, play)
-    return sealed.complete(events, state["seq"], rng)
+    return sealed.complete(clocks.decide(state, actor, command, rules, play), state["seq"], rng)
 
 
 def timeout_move(state: State, seat: int) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from typing import Any
 from . import sealed
 from .errors import BadRequest, RuleViolation
 from .events import Event, event
+from .moderator import text_field
 from .rng import Rng
 
 State = dict[str, Any]
@@ -201,7 +202,7 @@ def final_reveals(state: State) -> list[Event]:
 
 def moderate(state: State, command: dict[str, Any]) -> list[Event]:
     """The events of the moderator's round controls, each with its reason."""
-    kind, now, reason = command["type"], command["now"], _reason(command)
+    kind, now, reason = command["type"], command["now"], text_field(command, "reason")
     rounds = state["rounds"]
     if kind == "pause":
         if rounds["paused_at"] is not None:
@@ -238,15 +239,6 @@ def _resumed(rounds: State, now: int, reason: str) -> Event:
     return event(
         "GameResumed", {"at": now, "paused_seconds": paused, "deadline": deadline, "reason": reason}
     )
-
-
-def _reason(command: dict[str, Any]) -> str:
-    value = command.get("reason")
-    if not isinstance(value, str) or not value.strip() or len(value) > 4000:
-        raise BadRequest(
-            "command/invalid", "reason must be text of 1-4000 characters", {"field": "reason"}
-        )
-    return value
 
 
 def seconds_field(command: dict[str, Any]) -> int:

@@ -425,11 +425,6 @@ class EventStore:
             ).fetchall()
         return sorted((row[0], row[1], row[2]) for row in rows)
 
-    def next_clock(self) -> int | None:
-        """The earliest deadline of any running clock, or None."""
-        row = self.db.execute("SELECT MIN(deadline) FROM clocks_due").fetchone()
-        return row[0] if row else None
-
     def due_rounds(self, now: int) -> list[tuple[str, int]]:
         """(game, round) of every open round that is closed or past its deadline, unpaused."""
         rows = self.db.execute(

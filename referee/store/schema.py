@@ -109,7 +109,11 @@ def create(db: sqlite_utils.Database) -> None:
         pk="delivery_id",
         if_not_exists=True,
     )
+    db.execute("CREATE INDEX IF NOT EXISTS subscriptions_game ON subscriptions (game_id)")
     db.execute("CREATE UNIQUE INDEX IF NOT EXISTS deliveries_key ON deliveries (key)")
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS deliveries_log ON deliveries (subscription_id, created_at)"
+    )
     db.execute("CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_at)")
     # derived from the log (GameForked events): which game each fork continues
     db.table("forks").create(

@@ -98,7 +98,7 @@ def subscriptions_of(service: Referee, game_id: str, role: str) -> list[dict[str
     """The viewer's subscriptions, each with its last few deliveries."""
     held = service.subscriptions
     return [
-        {**s, "deliveries": held.deliveries(game_id, role, s["subscription_id"])[:5]}
+        {**s, "deliveries": held.log_of(s["subscription_id"], limit=5)}
         for s in held.listed(game_id, role)
     ]
 
