@@ -479,13 +479,32 @@ class Referee:
         return summary.render(summary.summarize(state, self.store.events(game_id), number), fmt)
 
     def log(self, game_id: str, viewer: Viewer) -> bytes:
-        """The full log: to the moderator at any time, to everyone once play has stopped."""
-        if viewer != MODERATOR and not game.is_over(self.state(game_id)):
+        """The full log: to the moderator at any time, to everyone once it is public."""
+        if viewer != MODERATOR and not self.is_public(game_id):
             raise Forbidden("log/not_yet", "the full log is public once the game is over", {})
         return self.store.log_lines(game_id)
 
+    def is_public(self, game_id: str) -> bool:
+        """Whether a game's whole log is public: it ended; or an amended ruling closed it
+        and play went on in a fork (under the same seed) that has ended since."""
+        for _ in range(MAX_FORK_HOPS):
+            state = self.state(game_id)
+            if game.is_over(state) or "forked_to" not in state:
+                return game.is_over(state)
+            game_id = state["forked_to"]
+        return False
+
+    def replay_events(self, game_id: str) -> list[dict[str, Any]]:
+        """The whole log of a game whose log is public, for the replay theatre."""
+        if not self.is_public(game_id):
+            raise Forbidden(
+                "replay/not_yet", "the replay opens when the game is over", {"field": "game_id"}
+            )
+        return self.store.events(game_id)
+
 
 DEADLINE_EVENTS = ("RoundOpened", "DeadlineExtended", "GameResumed")
+MAX_FORK_HOPS = 64  # forks of forks followed to the one play went on in
 CLOCK_EVENTS = ("ClockSet", "ClockExtended", "GameResumed")
 
 

@@ -23,7 +23,7 @@ from referee.engine import disputes, game, registry
 from referee.engine.canonical import canonical, digest
 from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
-from referee.engine.rng import commitment
+from referee.engine.rng import commitment, heard
 
 from .log import Event, LogLineError, parse
 from .problems import Invalid
@@ -161,15 +161,29 @@ def _recorded_outcome(events: list[Event]) -> Any:
 
 def check_chain(events: list[Event]) -> None:
     """Fields, seq continuity, one game id, prev_hash links, each hash, time order."""
+    check_links(events)
+    check_times(events)
+
+
+def check_links(events: list[Event]) -> None:
+    """Fields, seq continuity, one game id, prev_hash links and each hash."""
     if not events:
         raise Invalid(1, "log/empty", "the log is empty")
-    prev, stamp = GENESIS, ""
+    prev = GENESIS
     for number, event in enumerate(events, start=1):
-        _check_link(event, number, events[0], prev, stamp)
-        prev, stamp = event["hash"], event["recorded_at"]
+        _check_link(event, number, events[0], prev)
+        prev = event["hash"]
 
 
-def _check_link(event: Event, number: int, first: Event, prev: str, stamp: str) -> None:
+def check_times(events: list[Event]) -> None:
+    """Every recorded_at is a time as the store writes it, none before the one before."""
+    stamp = ""
+    for number, event in enumerate(events, start=1):
+        _check_time(event, number, stamp)
+        stamp = event["recorded_at"]
+
+
+def _check_link(event: Event, number: int, first: Event, prev: str) -> None:
     if sorted(event) != sorted(FIELDS):
         raise Invalid(
             number, "chain/fields", f"fields are {sorted(event)}, expected {sorted(FIELDS)}"
@@ -184,7 +198,10 @@ def _check_link(event: Event, number: int, first: Event, prev: str, stamp: str) 
         )
     if event_hash(event) != event["hash"]:
         raise Invalid(number, "chain/hash", "hash does not match the event's content")
-    if not isinstance(event["recorded_at"], str) or not TIME.fullmatch(event["recorded_at"]):
+
+
+def _check_time(event: Event, number: int, stamp: str) -> None:
+    if not isinstance(event.get("recorded_at"), str) or not TIME.fullmatch(event["recorded_at"]):
         raise Invalid(number, "chain/time", "recorded_at is not a time YYYY-MM-DDTHH:MM:SS.ffffffZ")
     if event["recorded_at"] < stamp:
         raise Invalid(number, "chain/time", "recorded_at is earlier than the previous event's")
@@ -254,23 +271,36 @@ def _apply(state: game.State | None, event: Event) -> game.State:
         raise Invalid(event["seq"], "rules/apply", f"event cannot be applied: {exc!r}") from None
 
 
-def _rederive(events: list[Event], created: dict[str, Any], seed: str) -> game.State:
+def _rederive(
+    events: list[Event], created: dict[str, Any], seed: str, draws: list | None = None
+) -> game.State:
+    """Re-run the log; `draws` (given) gets each move's random draws: its first seq and
+    the labels it drew from."""
     try:
-        opening = _opening(created, seed)
+        with heard() as labels:
+            opening = _opening(created, seed)
     except RefereeError as exc:
         raise Invalid(
             1, "rules/refused", f"GameCreated is refused by the rules: {exc.message}"
         ) from None
     except Exception as exc:  # a tampered GameCreated may not fit the rules at all
         raise Invalid(1, "rules/refused", f"GameCreated cannot be run: {exc!r}") from None
+    _heard_at(draws, 1, labels)
     _compare(opening, events, 0)
     state = game.fold(opening)
     at = len(opening)
     while at < len(events):
-        batch, state = _rerun(state, events[at], seed)
+        with heard() as labels:
+            batch, state = _rerun(state, events[at], seed)
+        _heard_at(draws, at + 1, labels)
         _compare(batch, events, at)
         at += len(batch)
     return state
+
+
+def _heard_at(draws: list | None, seq: int, labels: list[str]) -> None:
+    if draws is not None and labels:
+        draws.append({"seq": seq, "labels": list(dict.fromkeys(labels))})
 
 
 def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:

@@ -31,14 +31,23 @@ def replay() -> None:
 )
 @click.option("--checks", is_flag=True, help="Also print what each check found, per log.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON report per log instead.")
-def replay_verify(paths, workers, redis_url, checks, as_json) -> None:
+@click.option(
+    "--receipt",
+    "receipt_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A receipt a seat was given (JSON, one or a list); every log must hold it. Repeatable.",
+)
+def replay_verify(paths, workers, redis_url, checks, as_json, receipt_files) -> None:
     """Verify logs (files, or directories of *.jsonl): the hash chain, the seed against
     its commitment, every sealed order against its commitment and reveal, then every
     event re-derived from the seed and the rules the log was recorded under.
 
     Exit status: 0 all valid; 1 any invalid; 2 none invalid but some partial (recorded
     under a ruleset version this referee does not have: chain, seed and seals checked,
-    the rules not re-run)."""
+    the rules not re-run). With --receipt, a log that does not hold a receipt (cut short
+    before it, or another log) is invalid too."""
+    receipts = _receipts(receipt_files)
     files = log_files(paths)
     whole_dirs = any(Path(p).is_dir() for p in paths) and not as_json
     tally: dict[str, dict[str, int]] = {}
@@ -60,7 +69,44 @@ def replay_verify(paths, workers, redis_url, checks, as_json) -> None:
         _print_tally(tally)
     if not as_json:
         click.echo(", ".join(f"{totals[s]} {s}" for s in STATUSES))
-    sys.exit(1 if totals["invalid"] else 2 if totals["partial"] else 0)
+    missing = _check_receipts(files, receipts, as_json) if receipts else 0
+    sys.exit(1 if totals["invalid"] or missing else 2 if totals["partial"] else 0)
+
+
+def _receipts(paths: tuple[str, ...]) -> list[dict]:
+    """The receipts in the files named, or a clean error naming the file and field."""
+    from replays.receipts import ReceiptError, read_receipts
+
+    found: list[dict] = []
+    for path in paths:
+        try:
+            found += read_receipts(Path(path).read_text("utf-8"))
+        except (ReceiptError, UnicodeDecodeError) as exc:
+            raise click.ClickException(f"{path}: {exc}") from None
+    return found
+
+
+def _check_receipts(files: list[Path], receipts: list[dict], as_json: bool) -> int:
+    """Each receipt against each log; how many a log did not hold."""
+    from replays.log import LogLineError, read
+    from replays.receipts import holds
+
+    missing = 0
+    for path in files:
+        try:
+            events = read(str(path))
+        except LogLineError:
+            events = []
+        for receipt in receipts:
+            held = holds(events, receipt)
+            missing += not held.held
+            if as_json:
+                line = {"path": str(path), "receipt": receipt, "status": held.status}
+                click.echo(json.dumps({**line, "reason": held.reason}, sort_keys=True))
+            else:
+                said = "held    " if held.held else "NOT HELD"
+                click.echo(f"{said} {path}: receipt seq {receipt['seq']}: {held.reason}")
+    return missing
 
 
 STATUSES = ("valid", "partial", "invalid")

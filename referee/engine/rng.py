@@ -12,11 +12,32 @@ from it as 8-byte big-endian words with rejection sampling.
 import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TypeVar
 
 T = TypeVar("T")
 _WORD = 8
 _SPAN = 1 << 64
+_HEARD: ContextVar[list[str] | None] = ContextVar("heard", default=None)
+
+
+@contextmanager
+def heard() -> Iterator[list[str]]:
+    """The labels drawn from inside the block, in order (the verifier and the replay
+    theatre name each random outcome's draw); the draws themselves are unchanged."""
+    labels: list[str] = []
+    token = _HEARD.set(labels)
+    try:
+        yield labels
+    finally:
+        _HEARD.reset(token)
+
+
+def _hear(label: str) -> None:
+    listening = _HEARD.get()
+    if listening is not None:
+        listening.append(label)
 
 
 def seed_bytes(seed: str) -> bytes:
@@ -70,6 +91,7 @@ class Rng:
 
     def stream(self, label: str) -> Stream:
         """The stream for one labelled use."""
+        _hear(label)
         return Stream(self._key, label)
 
     def below(self, label: str, n: int) -> int:
@@ -87,4 +109,5 @@ class Rng:
 
     def hex(self, label: str, nbytes: int = 16) -> str:
         """The first nbytes of a label's stream, as hex (used for salts)."""
+        _hear(label)
         return hmac.digest(self._key, label.encode("utf-8") + b"#0", "sha256")[:nbytes].hex()

@@ -513,6 +513,26 @@ class EventStore:
         )
         return [orjson.loads(row[0]) for row in cursor.fetchall()]
 
+    def keep_upload(self, digest: str, log: bytes, now: int, *, kept: int, seconds: int) -> None:
+        """Keep an uploaded log for its replay page; uploads older than `seconds`, and all
+        but the newest `kept`, are dropped (they are scratch copies, never games)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO uploads (digest, log, uploaded_at) VALUES (?, ?, ?)",
+                (digest, log, now),
+            )
+            conn.execute("DELETE FROM uploads WHERE uploaded_at < ?", (now - seconds,))
+            conn.execute(
+                "DELETE FROM uploads WHERE digest NOT IN "
+                "(SELECT digest FROM uploads ORDER BY uploaded_at DESC LIMIT ?)",
+                (kept,),
+            )
+
+    def upload(self, digest: str) -> bytes | None:
+        """An uploaded log still kept, by the SHA-256 of its bytes."""
+        row = self.db.execute("SELECT log FROM uploads WHERE digest = ?", (digest,)).fetchone()
+        return bytes(row[0]) if row else None
+
     def log_lines(self, game_id: str) -> bytes:
         """A game's whole log as JSONL, straight from the stored canonical JSON."""
         cursor = self.db.execute(

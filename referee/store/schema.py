@@ -115,6 +115,11 @@ def create(db: sqlite_utils.Database) -> None:
         "CREATE INDEX IF NOT EXISTS deliveries_log ON deliveries (subscription_id, created_at)"
     )
     db.execute("CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_at)")
+    # logs a visitor uploaded to the replay page: scratch copies, not games (kept a day)
+    db.table("uploads").create(
+        {"digest": str, "log": bytes, "uploaded_at": int}, pk="digest", if_not_exists=True
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS uploads_age ON uploads (uploaded_at)")
     # derived from the log (GameForked events): which game each fork continues
     db.table("forks").create(
         {"game_id": str, "forked_from": str, "at": int}, pk="game_id", if_not_exists=True

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, Response, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import pages, secret
+from . import pages, replay, secret
 
 csrf = CSRFProtect()
 
@@ -46,6 +46,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["duration"] = duration
     app.register_blueprint(pages.bp)
+    app.register_blueprint(replay.bp)
     app.register_error_handler(CSRFError, _csrf_refused)
     app.after_request(_headers)
 

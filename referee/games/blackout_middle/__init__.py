@@ -27,7 +27,7 @@ from .abilities import Dropped
 from .awards import outcome
 from .board import board
 from .commands import COMMANDS, MODERATOR_COMMANDS, decide, to_move
-from .describe import CONTENT, OPTION_TEXTS, label, narrate
+from .describe import CHAPTER, CONTENT, OPTION_TEXTS, label, narrate
 from .judging import inspect_orders
 from .legal import legal
 from .options import OPTIONS, check_options
@@ -75,6 +75,7 @@ __all__ = [
     "round_summary",
     "board",
     "narrate",
+    "CHAPTER",
     "label",
     "CONTENT",
     "OPTION_TEXTS",

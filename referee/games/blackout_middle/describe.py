@@ -22,6 +22,9 @@ from .data import (
     TRACK_LENGTH,
 )
 
+# what the replay page steps by besides events and moves: the events that open a round
+CHAPTER = ("round", ("RoundOpened",))
+
 Event = dict[str, Any]
 Payload = dict[str, Any]
 Players = list[str]

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...engine.events import MODERATOR
 from .board import board
-from .describe import CONTENT, OPTION_TEXTS, label, narrate
+from .describe import CHAPTER, CONTENT, OPTION_TEXTS, label, narrate
 from .line import ranks
 from .options import OPTIONS, check_options
 from .scoring import outcome
@@ -51,6 +51,7 @@ __all__ = [
     "outcome",
     "board",
     "narrate",
+    "CHAPTER",
     "label",
     "CONTENT",
     "OPTION_TEXTS",

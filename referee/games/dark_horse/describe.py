@@ -24,6 +24,9 @@ from .data import (
 from .line import CHOICE, moved
 from .versions import RANK_AMONG_OTHERS, VERSION, since
 
+# what the replay page steps by besides events and moves: the events that open a phase
+CHAPTER = ("phase", ("PlacementStarted", "RacingStarted"))
+
 Action = dict[str, Any]
 Event = dict[str, Any]
 Command = dict[str, Any]

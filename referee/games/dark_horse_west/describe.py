@@ -14,6 +14,9 @@ from .board_content import WORDS
 from .data import ACTIONS, CARDS, CHARACTERS, SCENARIOS, card_type, gun_actions
 from .hexes import hex_key, parse_edge
 
+# what the replay page steps by besides events and moves: the events that open a round
+CHAPTER = ("round", ("RoundStarted",))
+
 Payload = dict[str, Any]
 Memory = dict[str, Any]
 ORDINALS = ("1st", "2nd", "3rd", "4th")

@@ -15,7 +15,7 @@ from ...engine.rng import Rng
 from .._checks import invalid, is_int
 from .._data import load
 from .board import CONTENT, board
-from .describe import OPTION_TEXTS, label, narrate
+from .describe import CHAPTER, OPTION_TEXTS, label, narrate
 
 DATA = load("galloping_horse.json")
 
@@ -234,6 +234,7 @@ __all__ = [
     "outcome",
     "board",
     "narrate",
+    "CHAPTER",
     "label",
     "CONTENT",
     "OPTION_TEXTS",

@@ -12,6 +12,9 @@ from typing import Any
 from .._data import load
 from .board import horse_name, join_words, landing, winners_sentence
 
+# what the replay page steps by besides events and moves: the events that open a round
+CHAPTER = ("round", ("RoundStarted",))
+
 DATA = load("galloping_horse.json")
 OPTION_TEXTS: dict[str, str] = DATA["option_texts"]
 TRACK: int = DATA["track_spaces"]

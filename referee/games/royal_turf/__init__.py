@@ -18,7 +18,7 @@ button texts, CONTENT and OPTION_TEXTS).
 """
 
 from .board import board
-from .describe import CONTENT, OPTION_TEXTS, label, narrate
+from .describe import CHAPTER, CONTENT, OPTION_TEXTS, label, narrate
 from .options import OPTIONS, check_options
 from .scoring import outcome
 from .state import apply, initial, setup, unrevealed
@@ -62,6 +62,7 @@ __all__ = [
     "unrevealed",
     "board",
     "narrate",
+    "CHAPTER",
     "label",
     "CONTENT",
     "OPTION_TEXTS",

@@ -12,6 +12,9 @@ from typing import Any
 from .data import DATA, FACES, HIDDEN_BETS_CHIPS, HORSES, HOUSE_CARDS
 from .track import crossed, stop, takes_pace_chip
 
+# what the replay page steps by besides events and moves: the events that open a race
+CHAPTER = ("race", ("CardsDealt",))
+
 Event = dict[str, Any]
 Payload = dict[str, Any]
 Players = list[str]

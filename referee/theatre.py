@@ -1,0 +1,174 @@
+"""The replay theatre's core: a whole log to step through, as any viewer saw it then.
+
+A `Theatre` holds one log and the states after its events, kept at checkpoints (every
+CHECKPOINT_EVERY events, as snapshots are), so a step anywhere folds at most that many
+events. It knows the log's moves (a command's batch), its rounds or races (the ruleset's
+CHAPTER events), who did what, and when the game became public; each event is shown to a
+viewer redacted as the live pages showed it once its batch was appended (docs/replay.md).
+
+Eyes are who looks: `public` (a spectator at that moment), `seat-N`, or `all` (the
+moderator, who saw everything).
+"""
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import game
+from .engine.events import MODERATOR
+from .engine.rng import heard
+from .service import Viewer, presented
+
+CHECKPOINT_EVERY = 64
+END_EVENTS = ("GameEnded", "GameAbandoned")
+PUBLIC, ALL = "public", "all"
+
+
+@dataclass(frozen=True)
+class Eyes:
+    """Who looks at a replay: the viewer whose view and events are shown."""
+
+    name: str
+    viewer: Viewer
+
+    @classmethod
+    def parse(cls, text: str | None, seats: int) -> "Eyes":
+        """`public`, `all` or `seat-N` (a seat at the table); anything else: public."""
+        if text == ALL:
+            return cls(ALL, MODERATOR)
+        if text and text.startswith("seat-") and text[5:].isdigit() and len(text) < 9:
+            seat = int(text[5:])
+            if seat < seats:
+                return cls(text, seat)
+        return cls(PUBLIC, None)
+
+
+class Unplayable(Exception):
+    """An event the rules cannot fold (a tampered log): the replay stops before it."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(f"seq {seq}: {reason}")
+        self.seq, self.reason = seq, reason
+
+
+class Theatre:
+    """One log, stepped through: states, views, events and sentences at any seq."""
+
+    def __init__(self, game_id: str, events: list[game.Record]) -> None:
+        self.game_id = game_id
+        self.events = events
+        self._kept: dict[int, game.State] = {}
+        self._told: dict[tuple[str, bool], list[str]] = {}
+        self.playable = len(events)  # the last seq that folds
+        self.broken: Unplayable | None = None
+        self.moves = [e["seq"] for e in events if e["seq"] == 1 or e.get("command") is not None]
+        self.over_at = self._over_at()
+
+    @property
+    def last(self) -> int:
+        """The last seq of the log."""
+        return len(self.events)
+
+    def state_at(self, seq: int) -> game.State:
+        """The state after event `seq`, folded from the nearest checkpoint before it."""
+        seq = min(seq, self.playable)
+        base = seq - seq % CHECKPOINT_EVERY
+        while base and base not in self._kept:
+            base -= CHECKPOINT_EVERY
+        state = self._kept.get(base)
+        for at in range(base + 1, seq + 1):
+            state = self._apply(state, at)
+            if at % CHECKPOINT_EVERY == 0:
+                self._kept[at] = state
+        assert state is not None
+        return state
+
+    def _apply(self, state: game.State | None, seq: int) -> game.State:
+        try:
+            return game.apply(state, self.events[seq - 1])
+        except Exception as exc:  # a tampered log may not fit the rules at all
+            self.playable = min(self.playable, seq - 1)
+            self.broken = Unplayable(seq, f"the event cannot be folded: {exc!r}")
+            raise self.broken from None
+
+    def check_playable(self) -> None:
+        """Fold the whole log once, so `playable` and `broken` say how far it goes."""
+        try:
+            self.state_at(self.last)
+        except Unplayable:
+            pass
+
+    def view(self, seq: int, eyes: Eyes) -> dict[str, Any]:
+        """The viewer's view just after event `seq`, as GET /games/{id} gave it then."""
+        return presented(self.game_id, self.state_at(seq), eyes.viewer)
+
+    def batch_end(self, seq: int) -> int:
+        """The seq of the last event of the batch that holds event `seq`."""
+        later = bisect_right(self.moves, seq)
+        return self.moves[later] - 1 if later < len(self.moves) else self.last
+
+    def _over_at(self) -> int:
+        """The first seq everything was public from: the end of the batch that ended the
+        game (past the log when it never ended)."""
+        ended = next((e["seq"] for e in self.events if e["type"] in END_EVENTS), None)
+        return self.last + 1 if ended is None else self.batch_end(ended)
+
+    def public_by(self, at: int) -> bool:
+        """Whether everything was public once the batch holding event `at` was appended."""
+        return self.batch_end(at) >= self.over_at
+
+    def seen(self, seq: int, eyes: Eyes, at: int | None = None) -> dict[str, Any]:
+        """Event `seq` as the viewer had it at point `at` (itself by default): redacted
+        until the batch that ended the game was appended, whole from then on (the live
+        pages then showed the whole log)."""
+        return game.redact(self.events[seq - 1], eyes.viewer, self.public_by(at or seq))
+
+    def seen_until(self, at: int, eyes: Eyes) -> list[dict[str, Any]]:
+        """Events 1..at as the viewer had them at point `at`."""
+        return [self.seen(seq, eyes, at) for seq in range(1, at + 1)]
+
+    def sentences(self, eyes: Eyes, at: int, narrate) -> list[str]:
+        """Events 1..at told to the viewer as it had them then, one sentence each ('' for
+        what it could not read). Told once per viewer, before and after the end: a
+        sentence depends only on the events before it, so a prefix is what the viewer had
+        read by any point."""
+        public = self.public_by(at)
+        key = (eyes.name, public)
+        if key not in self._told:
+            players = self.state_at(1)["players"]
+            events = [game.redact(e, eyes.viewer, public) for e in self.events]
+            self._told[key] = narrate(events, eyes.viewer, players)
+        return self._told[key][:at]
+
+    def previous_move(self, seq: int) -> int | None:
+        """The first event of the last move that starts before `seq`."""
+        at = bisect_left(self.moves, seq)
+        return self.moves[at - 1] if at > 0 else None
+
+    def next_move(self, seq: int) -> int | None:
+        """The first event of the next move."""
+        at = bisect_right(self.moves, seq)
+        return self.moves[at] if at < len(self.moves) else None
+
+    def chapters(self, kinds: tuple[str, ...]) -> list[int]:
+        """The seqs of the events that open a round or race."""
+        return [e["seq"] for e in self.events if e["type"] in kinds]
+
+    def next_of(self, seat: int, seq: int) -> int | None:
+        """The next event the seat itself did after `seq`."""
+        return next((e["seq"] for e in self.events[seq:] if e["actor"] == seat), None)
+
+    def draws(self, seq: int) -> list[str]:
+        """The labels of the random draws the move holding `seq` made, re-derived from the
+        revealed seed (none before the seed is out, or for a move that drew nothing)."""
+        start = self.moves[bisect_right(self.moves, seq) - 1]
+        seed = self.state_at(self.last)["seed"] if self.playable == self.last else None
+        record = self.events[start - 1]
+        if seed is None or start == 1 or record.get("command") is None:
+            return []
+        try:
+            with heard() as labels:
+                game.step(self.state_at(start - 1), record["actor"], record["command"], seed)
+        except Exception:  # a command the rules refuse: the verify panel says so
+            return []
+        return list(dict.fromkeys(labels))
