@@ -30,6 +30,9 @@ DEFAULTS: dict[str, Any] = {
     # when set, creating and importing games take `X-Operator-Key: <key>` (docs/deployment.md)
     "OPERATOR_KEY": None,
     "STREAM_WAKE": 15.0,  # seconds: a live stream's keep-alive, and its look at the store
+    # where people reach the service (https://referee.example.org): links to board images in
+    # notifications; pages and the API use the address they were asked on when it is unset
+    "PUBLIC_URL": None,
 }
 
 
@@ -45,6 +48,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
     if os.environ.get("REFEREE_RATE_LIMITS", "").lower() in ("on", "1", "true", "yes"):
         app.config["RATE_LIMITS"] = True
+    if os.environ.get("REFEREE_PUBLIC_URL"):
+        app.config["PUBLIC_URL"] = os.environ["REFEREE_PUBLIC_URL"]
     if "REFEREE_STREAM_WAKE" in os.environ:
         app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
     if test_config:
@@ -54,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["referee"] = Referee(
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], herald=herald
     )
+    app.extensions["referee"].public_url = app.config["PUBLIC_URL"]
     api.init_app(app)
     limits.init_app(app)
     web.init_app(app)

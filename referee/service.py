@@ -138,6 +138,7 @@ class Referee:
         self.herald = herald or Herald(Hub())  # tells live streams a log grew
         self.latest = LatestStates()
         self.subscriptions = Subscriptions(store, lambda: self.clock())
+        self.public_url: str | None = None  # where people reach the service (images in notices)
 
     def create_game(
         self,
@@ -369,7 +370,9 @@ class Referee:
         try:
             subscribed = [s for s in self.subscriptions.of(game_id) if s["active"]]
             now = self.clock()
-            summary = functools.partial(self.round_summary, game_id, fmt="markdown")
+            summary = functools.partial(
+                self.round_summary, game_id, fmt="markdown", base=self.public_url
+            )
             batch = notify.Batch(game_id, events, before, after, summary)
             for subscription in subscribed:
                 found = notify.found_for(subscription, batch)
@@ -473,10 +476,13 @@ class Referee:
             raise NotFound("board/no_such_seq", f"the game has no event {at} yet", {"field": "at"})
         return presented(game_id, game.fold(events), None)
 
-    def round_summary(self, game_id: str, number: int, fmt: str) -> str:
-        """A resolved round's public results as Markdown or BBCode (anyone may read it)."""
+    def round_summary(self, game_id: str, number: int, fmt: str, base: str | None = None) -> str:
+        """A resolved round's public results as Markdown or BBCode (anyone may read it);
+        with `base`, the service's public URL, a link to the board's picture after it."""
         state = self.state(game_id)
-        return summary.render(summary.summarize(state, self.store.events(game_id), number), fmt)
+        found = summary.summarize(state, self.store.events(game_id), number)
+        image = summary.board_image(base, game_id, found["at"]) if base else None
+        return summary.render(found, fmt, image)
 
     def log(self, game_id: str, viewer: Viewer) -> bytes:
         """The full log: to the moderator at any time, to everyone once it is public."""

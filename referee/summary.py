@@ -10,6 +10,7 @@ from typing import Any
 
 from .engine import game
 from .engine.errors import BadRequest, NotFound
+from .engine.fork import batch_end
 
 Summary = dict[str, Any]
 FORMATS = ("markdown", "bbcode")
@@ -23,7 +24,9 @@ def summarize(state: game.State, events: list[dict[str, Any]], number: int) -> S
         raise NotFound("round/not_resolved", f"round {number} has not been resolved", {})
     summary = rules.round_summary(state["rules"], number, state["players"])
     sections = [*summary["sections"], _orders(state, events, number, counted[0])]
-    return {"title": summary["title"], "sections": sections}
+    # the board as the table saw it once the round's resolution was appended
+    at = batch_end(events, counted[0]["seq"])
+    return {"title": summary["title"], "sections": sections, "at": at}
 
 
 def _public(events: list[dict[str, Any]], kind: str, number: int) -> list[dict[str, Any]]:
@@ -50,12 +53,15 @@ def _orders(state: game.State, events: list, number: int, counted: dict) -> dict
     return {"heading": f"Orders (round closed: {why})", "lines": lines}
 
 
-def render(summary: Summary, fmt: str) -> str:
-    """The summary as Markdown or BBCode, with every piece of text escaped."""
+def render(summary: Summary, fmt: str, image: str | None = None) -> str:
+    """The summary as Markdown or BBCode, with every piece of text escaped; `image`, the
+    URL of the board's picture after the round, is shown under it."""
     if fmt == "markdown":
-        return _markdown(summary)
+        text = _markdown(summary)
+        return text + (f"![The board after this round]({image})\n" if image else "")
     if fmt == "bbcode":
-        return _bbcode(summary)
+        text = _bbcode(summary)
+        return text + (f"[img]{image}[/img]\n" if image else "")
     raise BadRequest(
         "request/invalid", f"format must be one of {', '.join(FORMATS)}", {"field": "format"}
     )
@@ -77,6 +83,11 @@ def _bbcode(summary: Summary) -> str:
         items = "".join(f"[*]{_bb(line)}" for line in section["lines"]) or "[*](none)"
         out += [f"[list]{items}[/list]", ""]
     return "\n".join(out)
+
+
+def board_image(base: str, game_id: str, at: int) -> str:
+    """The URL of the public board after event `at`, as a PNG for a forum post."""
+    return f"{base.rstrip('/')}/games/{game_id}/board.png?at={at}"
 
 
 def _md(text: str) -> str:

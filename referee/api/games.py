@@ -4,6 +4,7 @@ import hmac
 import json
 import threading
 from collections import OrderedDict
+from typing import Any
 
 from flask import Response, current_app, jsonify, request
 from flask_smorest import Blueprint
@@ -21,12 +22,13 @@ from schemas import (
     SummaryQuerySchema,
 )
 
+from .. import images
 from ..engine import registry
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
 from ..live import LISTEN_WAIT
 from ..service import Referee
-from ..web.present import board
+from ..web.present import board, public_base
 from .bodies import CanonicalJsonParser
 
 bp = Blueprint("games", __name__, url_prefix="/games", description="Games and their event logs.")
@@ -152,14 +154,39 @@ def board_svg(query, game_id: str):
     """The board as a spectator saw it just after event `at` (default: now), as an SVG
     image to post in a forum thread: never anything a spectator could not see then."""
     at = query.get("at")
-    key = (game_id, at)
+    return _image(drawn_board(game_id, at), "image/svg+xml", at)
+
+
+@bp.route("/<game_id:game_id>/board.png")
+@bp.arguments(BoardQuerySchema(), location="query", error_status_code=400)
+@bp.response(200, content_type="image/png")
+@_document_errors
+def board_png(query, game_id: str):
+    """The same board as a PNG (at most 900 pixels wide), for forums that take no SVG."""
+    at = query.get("at")
+    key = ("png", game_id, at)
+    png = _boards_drawn().get(key) if at is not None else None
+    if png is None:
+        png = images.png_of(drawn_board(game_id, at))
+        if at is not None:
+            _boards_drawn().put(key, png)
+    return _image(png, "image/png", at)
+
+
+def drawn_board(game_id: str, at: int | None) -> str:
+    """The public board after event `at` (now, without one), drawn once per (game, seq)."""
+    key = ("svg", game_id, at)
     drawn = _boards_drawn().get(key) if at is not None else None
     if drawn is None:
         view = referee().public_view_at(game_id, at)
         drawn = str(board(registry.get(view["ruleset"]), {**view, "viewer": None}))
         if at is not None:  # an event's board never changes: the log only grows
             _boards_drawn().put(key, drawn)
-    answer = Response(drawn, mimetype="image/svg+xml")
+    return drawn
+
+
+def _image(body: str | bytes, mimetype: str, at: int | None) -> Response:
+    answer = Response(body, mimetype=mimetype)
     answer.headers["Cache-Control"] = "public, max-age=86400" if at else "no-cache"
     return answer
 
@@ -169,20 +196,20 @@ def _boards_drawn() -> "BoardCache":
 
 
 class BoardCache:
-    """The boards drawn lately, by (game, seq); the least recently used forgotten."""
+    """The boards drawn lately, by (kind, game, seq); the least recently used forgotten."""
 
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._held: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._held: OrderedDict[tuple[str, str, int | None], Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, int]) -> str | None:
+    def get(self, key: tuple[str, str, int | None]) -> Any:
         with self._lock:
             if key in self._held:
                 self._held.move_to_end(key)
             return self._held.get(key)
 
-    def put(self, key: tuple[str, int], drawn: str) -> None:
+    def put(self, key: tuple[str, str, int | None], drawn: Any) -> None:
         with self._lock:
             self._held[key] = drawn
             while len(self._held) > self.size:
@@ -248,5 +275,5 @@ def get_log(game_id: str):
 @_document_errors
 def get_round_summary(query, game_id: str, number: int):
     """A resolved round's public results, ready to paste into a forum thread."""
-    text = referee().round_summary(game_id, number, query["format"])
+    text = referee().round_summary(game_id, number, query["format"], public_base())
     return Response(text, mimetype="text/plain")

@@ -451,7 +451,9 @@ def summary(game_id: str, number: int, fmt: str):
     """A resolved round's public summary as Markdown (`md`) or BBCode (`bbcode`)."""
     formats = {"md": "markdown", "bbcode": "bbcode"}
     try:
-        text = referee().round_summary(game_id, number, formats.get(fmt, fmt))
+        text = referee().round_summary(
+            game_id, number, formats.get(fmt, fmt), present.public_base()
+        )
     except RefereeError as error:
         return Response(error.message, error.status, mimetype="text/plain")
     return Response(text, mimetype="text/plain")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from flask import current_app, request
 from markupsafe import Markup
 
 from replays.verify import verify_bytes
@@ -116,11 +117,16 @@ def summaries(service: Referee, game_id: str, numbers: list[int]) -> list[dict[s
     return [
         {
             "round": n,
-            "markdown": service.round_summary(game_id, n, "markdown"),
-            "bbcode": service.round_summary(game_id, n, "bbcode"),
+            "markdown": service.round_summary(game_id, n, "markdown", public_base()),
+            "bbcode": service.round_summary(game_id, n, "bbcode", public_base()),
         }
         for n in reversed(numbers)
     ]
+
+
+def public_base() -> str:
+    """Where people reach the service: PUBLIC_URL, else the address this request came to."""
+    return current_app.config.get("PUBLIC_URL") or request.url_root
 
 
 _VERIFIED: dict[tuple[str, int], Any] = {}
