@@ -496,15 +496,14 @@ def _fork_columns(showing: Showing, fork_id: str, at: int, amendment: dict) -> d
 
 
 def _marked(original: Theatre, fork: Theatre, at: int, amendment: dict) -> tuple[set, set]:
-    """The seqs to mark: the original's dropped or replaced command, and in the fork the
-    first move played after the fork point."""
-    mine: set[int] = set()
+    """The seqs to mark: the original's dropped command, or in the fork the inserted
+    command or the amended orders (the first move played after the fork point)."""
     if amendment["kind"] == "drop":
         start = amendment["seq"]
-        mine = set(range(start, original.batch_end(start) + 1))
+        return set(range(start, original.batch_end(start) + 1)), set()
     theirs_start = fork.next_move(at + 1)
     theirs = set(range(theirs_start, fork.batch_end(theirs_start) + 1)) if theirs_start else set()
-    return mine, theirs
+    return set(), theirs
 
 
 def _column(showing: Showing, at: int, marked: set[int]) -> dict[str, Any]:

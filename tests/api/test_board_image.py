@@ -75,3 +75,48 @@ def test_a_bad_or_future_seq_is_refused_naming_at(client):
         assert answer.status_code == status
         assert "at" in str(answer.get_json()["error"])
     assert client.get("/games/0123456789abcdef/board.svg").status_code == 404
+
+
+def test_the_board_as_a_png_is_the_same_drawing_small_enough_for_a_forum(client, app):
+    import io
+
+    from PIL import Image
+
+    from referee.images import WIDEST, png_of
+
+    game_id, auth = created(client, hidden_bets=True)
+    play(client, game_id, auth, 5)
+    answer = client.get(f"/games/{game_id}/board.png?at=4")
+    assert answer.status_code == 200 and answer.mimetype == "image/png"
+    assert answer.headers["Cache-Control"].startswith("public")
+    picture = Image.open(io.BytesIO(answer.data))
+    assert picture.format == "PNG" and picture.width <= WIDEST and len(answer.data) <= 200_000
+    svg = client.get(f"/games/{game_id}/board.svg?at=4").get_data(as_text=True)
+    assert answer.data == png_of(svg)  # the SVG's drawing, and drawn the same every time
+    colours = picture.convert("RGB").getcolors(maxcolors=256 * 256)
+    assert colours is not None and len(colours) > 8  # text and horses, not a blank page
+    assert client.get(f"/games/{game_id}/board.png?at=999").status_code == 404
+
+
+def test_a_round_summary_ends_with_the_board_after_that_round(client, app):
+    body = {"ruleset": "blackout-middle", "players": PLAYERS, "seed": "summary-image"}
+    made = client.post("/games", json=body).get_json()
+    game_id = made["game_id"]
+    for seat in made["seats"]:
+        auth = {"Authorization": f"Bearer {seat['token']}"}
+        view = client.get(f"/games/{game_id}", headers=auth).get_json()
+        orders = next(c for c in view["legal"] if c["type"] == "submit_orders")
+        sent = client.post(f"/games/{game_id}/commands", json=orders, headers=auth)
+        assert sent.status_code == 201
+    assert app.extensions["referee"].resolve_round(game_id, 0) == "resolved"  # as a worker does
+    text = client.get(f"/games/{game_id}/rounds/0/summary").get_data(as_text=True)
+    link = text.strip().splitlines()[-1]
+    assert link.startswith("![The board after this round](http://localhost/games/")
+    url = link[link.index("(") + 1 : -1]
+    at = int(url.rsplit("=", 1)[1])
+    events = app.extensions["referee"].store.events(game_id)
+    counted = next(e for e in events if e["type"] == "OrdersCounted")
+    assert at >= counted["seq"] and (at == len(events) or events[at]["command"] is not None)
+    assert client.get(url.removeprefix("http://localhost")).status_code == 200
+    bbcode = client.get(f"/games/{game_id}/rounds/0/summary?format=bbcode").get_data(as_text=True)
+    assert bbcode.strip().endswith(f"[img]{url}[/img]")
