@@ -45,6 +45,7 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["duration"] = duration
+    app.jinja_env.filters["sentence"] = sentence
     app.register_blueprint(pages.bp)
     app.register_blueprint(replay.bp)
     app.register_error_handler(CSRFError, _csrf_refused)
@@ -70,6 +71,11 @@ def _headers(response: Response) -> Response:
         response.headers.setdefault("Content-Security-Policy", POLICY)
         response.headers.setdefault("X-Frame-Options", "DENY")
     return response
+
+
+def sentence(text: str) -> str:
+    """Text as a sentence: its first letter a capital, the rest as written (names kept)."""
+    return text[:1].upper() + text[1:]
 
 
 def duration(seconds: int) -> str:

@@ -184,8 +184,11 @@ def upload():
     now = referee().clock()
     referee().store.keep_upload(digest, data, now, kept=UPLOADS_KEPT, seconds=UPLOAD_SECONDS)
     showing = showing_upload(digest)
-    at = showing.report.seq if showing.report.status == "invalid" else None
-    return redirect(url_for("replay.uploaded", digest=digest, at=at), 303)
+    if showing.report.status != "invalid":
+        return redirect(url_for("replay.uploaded", digest=digest), 303)
+    # the uploader holds the whole log: the bad event is shown whole
+    bad = url_for("replay.uploaded", digest=digest, at=showing.report.seq, **{"as": ALL})
+    return redirect(bad, 303)
 
 
 def _upload_limit() -> int:

@@ -116,7 +116,7 @@ def test_a_damaged_upload_opens_at_its_first_bad_event_with_the_reason(client):
     ][:1]:
         answer = uploaded(client, damage.log)
         assert answer.status_code == 303
-        assert answer.headers["Location"].endswith(f"?at={damage.expected_seq}")
+        assert answer.headers["Location"].endswith(f"?at={damage.expected_seq}&as=all")
         page = client.get(answer.headers["Location"]).get_data(as_text=True)
         assert "The log is not valid" in page
         assert f"<strong>seq {damage.expected_seq}</strong>" in page
