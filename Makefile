@@ -5,7 +5,7 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean chromium
+.PHONY: run test lint bench clean chromium fonts
 
 # the browser tests drive Debian's chromium (no browser can be downloaded here)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -27,12 +27,17 @@ lint: $(STAMP)
 # bytecode caches written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
 # else every process the suite starts (xdist workers, servers, Celery workers, the CLI)
 # compiles the project and rewrites the tests' asserts from source again
-test: lint chromium
+test: lint chromium fonts
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
 
 chromium:
 	@command -v chromium >/dev/null || $(SUDO) apt-get install -y -q chromium \
 		|| ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium)
+
+# board PNGs draw their text with the machine's fonts
+fonts:
+	@ls /usr/share/fonts/truetype/*/*.ttf >/dev/null 2>&1 || $(SUDO) apt-get install -y -q fonts-dejavu-core \
+		|| ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q fonts-dejavu-core)
 
 bench: $(STAMP)
 	$(BIN)/python bench/store.py
@@ -44,6 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/clocks.py
 	$(BIN)/python bench/questions.py
 	$(BIN)/python bench/notices.py
+	$(BIN)/python bench/replay.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

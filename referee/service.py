@@ -502,11 +502,16 @@ class Referee:
 
     def replay_events(self, game_id: str) -> list[dict[str, Any]]:
         """The whole log of a game whose log is public, for the replay theatre."""
+        self.replay_hash(game_id)
+        return self.store.events(game_id)
+
+    def replay_hash(self, game_id: str) -> str:
+        """The last chain hash of a game whose log is public (403 before; 404 unknown)."""
         if not self.is_public(game_id):
             raise Forbidden(
                 "replay/not_yet", "the replay opens when the game is over", {"field": "game_id"}
             )
-        return self.store.events(game_id)
+        return str(self.store.last_hash(game_id))
 
 
 DEADLINE_EVENTS = ("RoundOpened", "DeadlineExtended", "GameResumed")

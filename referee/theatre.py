@@ -63,6 +63,11 @@ class Theatre:
         self.broken: Unplayable | None = None
         self.moves = [e["seq"] for e in events if e["seq"] == 1 or e.get("command") is not None]
         self.over_at = self._over_at()
+        self._by_type: dict[str, list[int]] = {}
+        self._by_actor: dict[Any, list[int]] = {}
+        for e in events:
+            self._by_type.setdefault(e["type"], []).append(e["seq"])
+            self._by_actor.setdefault(e["actor"], []).append(e["seq"])
 
     @property
     def last(self) -> int:
@@ -151,12 +156,14 @@ class Theatre:
         return self.moves[at] if at < len(self.moves) else None
 
     def chapters(self, kinds: tuple[str, ...]) -> list[int]:
-        """The seqs of the events that open a round or race."""
-        return [e["seq"] for e in self.events if e["type"] in kinds]
+        """The seqs of the events of these types (those that open a round or race)."""
+        return sorted(seq for kind in kinds for seq in self._by_type.get(kind, []))
 
     def next_of(self, seat: int, seq: int) -> int | None:
         """The next event the seat itself did after `seq`."""
-        return next((e["seq"] for e in self.events[seq:] if e["actor"] == seat), None)
+        did = self._by_actor.get(seat, [])
+        at = bisect_right(did, seq)
+        return did[at] if at < len(did) else None
 
     def draws(self, seq: int) -> list[str]:
         """The labels of the random draws the move holding `seq` made, re-derived from the

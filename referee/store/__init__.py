@@ -533,6 +533,13 @@ class EventStore:
         row = self.db.execute("SELECT log FROM uploads WHERE digest = ?", (digest,)).fetchone()
         return bytes(row[0]) if row else None
 
+    def last_hash(self, game_id: str) -> str | None:
+        """The chain hash of a game's last event (which names the whole log so far)."""
+        row = self.db.execute(
+            "SELECT hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        return row[0] if row else None
+
     def log_lines(self, game_id: str) -> bytes:
         """A game's whole log as JSONL, straight from the stored canonical JSON."""
         cursor = self.db.execute(

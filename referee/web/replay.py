@@ -94,8 +94,8 @@ def _stage() -> Stage:
 
 def showing_stored(game_id: str) -> Showing:
     """A stored game whose log is public, on stage."""
-    events = referee().replay_events(game_id)
-    return _stage().get(("game", events[-1]["hash"]), lambda: _showing(events, game_id))
+    last = referee().replay_hash(game_id)
+    return _stage().get(("game", last), lambda: _showing(referee().replay_events(game_id), game_id))
 
 
 def showing_upload(digest: str) -> Showing:
@@ -292,7 +292,7 @@ def _page(get, *, part: bool = False, receipt: str | None = None, error=None) ->
 
 def _disputed(theatre: Theatre) -> bool:
     """Whether a game has a ruled dispute, or is a fork of one."""
-    return any(e["type"] in ("DisputeRuled", "GameForked") for e in theatre.events)
+    return bool(theatre.chapters(("DisputeRuled", "GameForked")))
 
 
 def _receipt(showing: Showing, text: str) -> dict[str, Any]:
