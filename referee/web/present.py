@@ -39,6 +39,7 @@ class Page:
     verified: Any = None
     warnings: list[dict[str, Any]] = field(default_factory=list)  # of the seat's sealed orders
     fork: str | None = None  # where play goes on after a ruling amended this game
+    disputed: bool = False  # a dispute was ruled in this game, or it is a fork of one
     standing: dict[str, str] = field(default_factory=dict)  # the choices a seat may set
     subscriptions: list[dict[str, Any]] = field(default_factory=list)  # the viewer's own
 
@@ -90,6 +91,7 @@ def page(
         if has_rounds(rules):
             shown.summaries = summaries(service, game_id, resolved_rounds(events))
     shown.fork = fork_of(events)
+    shown.disputed = any(e.get("type") in ("DisputeRuled", "GameForked") for e in events)
     if view.get("seed"):
         shown.verified = verified(service, game_id, view["version"])
     return shown

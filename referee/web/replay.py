@@ -377,7 +377,8 @@ def _feed(theatre: Theatre, told: list[str], at: int) -> list[dict[str, Any]]:
     items = []
     for seq in range(at, 0, -1):
         if told[seq - 1]:
-            items.append({"seq": seq, "text": told[seq - 1], "now": seq == at})
+            ruled = theatre.events[seq - 1]["type"] in ("DisputeRuled", "GameForked")
+            items.append({"seq": seq, "text": told[seq - 1], "now": seq == at, "ruled": ruled})
             if len(items) >= FEED_AT_MOST:
                 break
     return items

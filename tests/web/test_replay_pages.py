@@ -195,3 +195,15 @@ def test_a_forks_dispute_shows_both_games_side_by_side(client, app, http_game):
     )
     assert "Disputes side by side" in client.get(f"/replay/{original}").get_data(as_text=True)
     assert parse(client.get(f"/games/{original}/log").get_data())  # public once the fork ended
+
+
+def test_a_ruled_dispute_links_its_sides_from_the_game_page_and_the_replay(client, app, http_game):
+    from disputed import amended_and_finished
+
+    original, fork_id, _ = amended_and_finished(client, app, http_game)
+    page = client.get(f"/g/{fork_id}/watch").get_data(as_text=True)
+    assert f'href="/replay/{fork_id}/disputes"' in page
+    forked = app.extensions["referee"].store.events(fork_id)
+    link = next(e["seq"] for e in forked if e["type"] == "GameForked")
+    shown = client.get(f"/replay/{fork_id}/part?at={link}").get_data(as_text=True)
+    assert f'href="/replay/{fork_id}/disputes">(side by side)</a>' in shown
