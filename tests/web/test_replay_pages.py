@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.engine.canonical import canonical
 from referee.service import receipt
@@ -207,3 +209,39 @@ def test_a_ruled_dispute_links_its_sides_from_the_game_page_and_the_replay(clien
     link = next(e["seq"] for e in forked if e["type"] == "GameForked")
     shown = client.get(f"/replay/{fork_id}/part?at={link}").get_data(as_text=True)
     assert f'href="/replay/{fork_id}/disputes">(side by side)</a>' in shown
+
+
+FUZZ_TEXT = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(["-1", "0", "99999999999999999999", "seat-", "seat-9", "all", "[" * 3000]),
+)
+FUZZ = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+def once_imported(app, client) -> str:
+    """The game the fuzz tests step through, imported once per test."""
+    if "fuzzed" not in app.extensions:
+        app.extensions["fuzzed"] = imported(client, ROYAL)
+    return app.extensions["fuzzed"]
+
+
+@FUZZ
+@given(at=FUZZ_TEXT, eyes=FUZZ_TEXT)
+def test_any_point_or_viewer_asked_for_is_answered_without_a_server_error(app, client, at, eyes):
+    game_id = once_imported(app, client)
+    answer = client.get(f"/replay/{game_id}/part", query_string={"at": at, "as": eyes})
+    assert answer.status_code == 200
+    assert 1 <= scene_at(answer.get_data(as_text=True)) <= len(read(str(ROYAL)))
+
+
+@FUZZ
+@given(text=FUZZ_TEXT, data=st.binary(max_size=300))
+def test_any_receipt_or_upload_is_answered_without_a_server_error(app, client, text, data):
+    game_id = once_imported(app, client)
+    checked = client.post(
+        f"/replay/{game_id}/receipt", data={"csrf_token": token(client), "receipt": text}
+    )
+    assert checked.status_code in (200, 400)
+    assert uploaded(client, data).status_code in (303, 400)
