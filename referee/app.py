@@ -61,8 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["referee"].public_url = app.config["PUBLIC_URL"]
     api.init_app(app)
-    limits.init_app(app)
     web.init_app(app)
+    limits.init_app(app)  # over the API's and the pages' routes
     if app.config.get("REDIS_URL"):
         from workers.celery_app import celery_init_app
 

@@ -11,6 +11,8 @@ from flask_limiter.util import get_remote_address
 LIMITED = {
     "games.create_game": "RATE_LIMIT_CREATE",
     "imports.import_game": "RATE_LIMIT_IMPORT",
+    "replay.upload": "RATE_LIMIT_IMPORT",
+    "replay.import_upload": "RATE_LIMIT_IMPORT",
     "games.post_command": "RATE_LIMIT_COMMANDS",
 }
 DEFAULTS = {

@@ -200,6 +200,9 @@ def _upload_problem(data: bytes) -> str:
         return "Choose a .jsonl log file to upload."
     if len(data) > _upload_limit():
         return f"This log is larger than this host takes ({_upload_limit():,} bytes)."
+    most = int(current_app.config["IMPORT_MAX_EVENTS"])
+    if data.count(b"\n", 0, len(data) - 1) >= most:
+        return f"This log has more events than this host takes ({most:,})."
     return ""
 
 

@@ -245,3 +245,25 @@ def test_any_receipt_or_upload_is_answered_without_a_server_error(app, client, t
     )
     assert checked.status_code in (200, 400)
     assert uploaded(client, data).status_code in (303, 400)
+
+
+def test_an_upload_of_more_events_than_an_import_takes_is_refused(app, client):
+    app.config["IMPORT_MAX_EVENTS"] = 100
+    answer = uploaded(client, BLACKOUT.read_bytes())
+    assert answer.status_code == 400
+    assert "more events than this host takes (100)" in answer.get_data(as_text=True)
+
+
+def test_uploads_are_rate_limited_as_imports_are(tmp_path):
+    from referee.app import create_app
+
+    app = create_app(
+        {
+            "REFEREE_DB": str(tmp_path / "limited.db"),
+            "RATE_LIMITS": True,
+            "RATE_LIMIT_IMPORT": "2 per minute",
+        }
+    )
+    client = app.test_client()
+    answers = [uploaded(client, ROYAL.read_bytes()).status_code for _ in range(3)]
+    assert answers == [303, 303, 429]
