@@ -42,6 +42,8 @@ def _leaves(value: Any, path: tuple[str, ...], players: list[str]):
         for key, item in value.items():
             if key not in LEFT_OUT:
                 yield from _leaves(item, (*path, str(key)), players)
+    elif path[-1:] == ("to_move",) and isinstance(value, list):  # seats, by name
+        yield path, [players[a] if isinstance(a, int) and a < len(players) else a for a in value]
     elif isinstance(value, list) and (_per_seat(value, path, players) or not _plain(value)):
         named = _per_seat(value, path, players)
         for index, item in enumerate(value):
