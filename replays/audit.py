@@ -6,6 +6,7 @@ can, so a page shows which held and which did not. A check that needs what an ea
 could not give (the seed, for re-derivation) is `skipped`, with why.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,22 +59,22 @@ def audit(events: list[Event]) -> list[Check]:
 
 
 def _links(events: list[Event]) -> Check:
-    check = Check("chain", "Chain and seq")
-    try:
-        verify.check_links(events)
-    except Invalid as bad:
-        return check.failed(bad)
-    check.found = f"{len(events)} events in order, each linked to the one before by its hash"
-    return check
+    found = f"{len(events)} events in order, each linked to the one before by its hash"
+    return _ran(Check("chain", "Chain and seq"), lambda: verify.check_links(events), found)
 
 
 def _times(events: list[Event]) -> Check:
-    check = Check("times", "Times")
+    found = "every recorded time is well formed and none goes back"
+    return _ran(Check("times", "Times"), lambda: verify.check_times(events), found)
+
+
+def _ran(check: Check, run: Callable[[], Any], found: str) -> Check:
+    """The check, passed with what it found, or failed where `run` raised."""
     try:
-        verify.check_times(events)
+        run()
     except Invalid as bad:
         return check.failed(bad)
-    check.found = "every recorded time is well formed and none goes back"
+    check.found = found
     return check
 
 
@@ -111,12 +112,8 @@ def _state_hashes(events: list[Event]) -> Check:
     check = Check("state_hashes", "State hashes")
     if not events:
         return check.failed(Invalid(1, "log/empty", "the log is empty"))
-    try:
-        verify._fold_checked(events)
-    except Invalid as bad:
-        return check.failed(bad)
-    check.found = f"the state after each of the {len(events)} events hashes to its state_hash"
-    return check
+    found = f"the state after each of the {len(events)} events hashes to its state_hash"
+    return _ran(check, lambda: verify._fold_checked(events), found)
 
 
 def _rederived(
