@@ -274,7 +274,9 @@ def _page(get, *, part: bool = False, receipt: str | None = None, error=None) ->
     except RefereeError as refused:
         body = render_template("replay_missing.html", reason=refused.message)
         return Response(body, refused.status)
-    scene = _scene(showing) if showing.theatre is not None else None
+    scene, unshown = _scene_or_why(showing)
+    if part and scene is None:
+        return Response(render_template("replay_missing.html", reason=unshown), 404)
     checked = _receipt(showing, receipt) if receipt is not None else None
     template = "replay_part.html" if part else "replay.html"
     body = render_template(
@@ -286,11 +288,25 @@ def _page(get, *, part: bool = False, receipt: str | None = None, error=None) ->
         error=error,
         operator_key=bool(current_app.config.get("OPERATOR_KEY")),
         disputes=showing.theatre is not None and _disputed(showing.theatre),
+        unshown=unshown,
     )
     status = error.status if error else 400 if checked and checked.get("problem") else 200
     answer = Response(body, status)
     answer.headers["Cache-Control"] = "no-store" if showing.upload else "public, max-age=60"
     return answer
+
+
+def _scene_or_why(showing: Showing) -> tuple["Scene | None", str]:
+    """The scene asked for, or why this log cannot show one (a damaged upload may fold
+    into a state the board or the view cannot read)."""
+    if showing.theatre is None:
+        return None, f"this log cannot be stepped through: {showing.report.reason}"
+    try:
+        return _scene(showing), ""
+    except Exception as exc:  # noqa: BLE001 - only an upload's damage gets here
+        if not showing.upload:
+            raise
+        return None, f"this point of the log cannot be shown: {exc!r}"
 
 
 def _disputed(theatre: Theatre) -> bool:

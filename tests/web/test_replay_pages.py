@@ -267,3 +267,18 @@ def test_uploads_are_rate_limited_as_imports_are(tmp_path):
     client = app.test_client()
     answers = [uploaded(client, ROYAL.read_bytes()).status_code for _ in range(3)]
     assert answers == [303, 303, 429]
+
+
+def test_a_damage_of_every_kind_is_shown_without_a_server_error(client):
+    """One damaged log of each kind the tamper corpus makes: its page, its first event
+    and a point past its end answer, whatever the damage did to the rules' fold."""
+    events = read(str(ROYAL))
+    kinds = {}
+    for damage in damages(events):
+        kinds.setdefault(damage.kind, damage)
+    assert len(kinds) > 20
+    for damage in kinds.values():
+        where = uploaded(client, damage.log).headers["Location"].split("?")[0]
+        assert client.get(where).status_code == 200, damage.kind
+        assert client.get(f"{where}/part?at=1&as=seat-1").status_code in (200, 404), damage.kind
+        assert client.get(f"{where}/part?at=99999").status_code in (200, 404), damage.kind
