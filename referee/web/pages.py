@@ -75,7 +75,7 @@ def new_game(ruleset_id: str):
         )
     except RefereeError as error:
         return render_template("new.html", form=form, error=error), error.status
-    answer = Response(render_template("created.html", created=created, links=_links(created)))
+    answer = Response(render_template("created.html", created=created, links=invite_links(created)))
     answer.headers["Cache-Control"] = "no-store"  # the links are in it
     return seats.keep(answer, created["game_id"], created["moderator_token"])
 
@@ -87,7 +87,7 @@ def _ruleset(ruleset_id: str) -> dict[str, Any]:
         abort(404)
 
 
-def _links(created: dict[str, Any]) -> dict[str, Any]:
+def invite_links(created: dict[str, Any]) -> dict[str, Any]:
     """Invite links: one per seat and the moderator's, each carrying its token once."""
     game_id = created["game_id"]
 

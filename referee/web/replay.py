@@ -29,7 +29,7 @@ from ..engine.events import MODERATOR
 from ..imports import import_log
 from ..service import Referee
 from ..theatre import ALL, PUBLIC, Eyes, Theatre, Unplayable
-from . import present, story
+from . import pages, present, story
 from .changes import changes
 
 bp = Blueprint("replay", __name__, url_prefix="/replay")
@@ -99,11 +99,17 @@ def showing_stored(game_id: str) -> Showing:
 
 
 def showing_upload(digest: str) -> Showing:
-    """An uploaded log still kept, on stage (404 once it is dropped)."""
-    data = referee().store.upload(digest)
-    if data is None:
-        raise NotFound("replay/upload_gone", "this upload is no longer kept: upload it again", {})
-    return _stage().get(("upload", digest), lambda: _showing_bytes(data, digest))
+    """An uploaded log, on stage: read from the store only when this process does not
+    hold it already (404 once the store has dropped it)."""
+
+    def build() -> Showing:
+        data = referee().store.upload(digest)
+        if data is None:
+            message = "this upload is no longer kept: upload it again"
+            raise NotFound("replay/upload_gone", message, {})
+        return _showing_bytes(data, digest)
+
+    return _stage().get(("upload", digest), build)
 
 
 def _showing_bytes(data: bytes, digest: str) -> Showing:
@@ -245,25 +251,23 @@ def import_upload(digest: str):
     """Store an uploaded log as a game (verified again, with new links for its seats)."""
     try:
         showing = showing_upload(digest)
+    except RefereeError:
+        return _page(lambda: showing_upload(digest))  # it says the upload is gone
+    try:
         key = current_app.config.get("OPERATOR_KEY")
         if key and request.form.get("operator_key", "") != key:
             raise Forbidden("auth/operator_key", "this host's operator key is needed", {})
-        data = referee().store.upload(digest) or b""
+        data = referee().store.upload(digest)
+        if data is None:
+            raise NotFound("replay/upload_gone", "this upload is no longer kept", {})
         limit = current_app.config.get("IMPORT_MAX_EVENTS")
         created = import_log(referee(), data, max_events=limit)
     except RefereeError as error:
         return _page(lambda: showing, error=error)
-    links = present_links(created)
+    links = pages.invite_links(created)
     answer = Response(render_template("created.html", created=created, links=links))
     answer.headers["Cache-Control"] = "no-store"
     return answer
-
-
-def present_links(created: dict[str, Any]) -> dict[str, Any]:
-    """The new game's links, as the new-game page gives them."""
-    from .pages import _links
-
-    return _links(created)
 
 
 def _page(get, *, part: bool = False, receipt: str | None = None, error=None) -> Response:

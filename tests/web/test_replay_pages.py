@@ -282,3 +282,16 @@ def test_a_damage_of_every_kind_is_shown_without_a_server_error(client):
         assert client.get(where).status_code == 200, damage.kind
         assert client.get(f"{where}/part?at=1&as=seat-1").status_code in (200, 404), damage.kind
         assert client.get(f"{where}/part?at=99999").status_code in (200, 404), damage.kind
+
+
+def test_an_upload_no_longer_kept_is_said_to_be_gone_and_imports_nothing(app, client):
+    where = uploaded(client, ROYAL.read_bytes()).headers["Location"]
+    store = app.extensions["referee"].store
+    with store.transaction() as conn:
+        conn.execute("DELETE FROM uploads")
+    app.extensions.pop("replay_stage", None)  # a process that never held it
+    gone = client.get(where)
+    assert gone.status_code == 404 and "no longer kept" in gone.get_data(as_text=True)
+    made = client.post(f"{where}/import", data={"csrf_token": token(client)})
+    assert made.status_code == 404
+    assert client.get(f"/games/{read(str(ROYAL))[0]['game_id']}").status_code == 404
