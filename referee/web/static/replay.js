@@ -8,13 +8,18 @@ function keyName(e) {
   return (e.shiftKey && e.key.startsWith("Arrow") ? "Shift+" : "") + e.key;
 }
 
-async function go(href, { push = true } = {}) {
+let timer = null;
+let run = 0; // which run of play a step belongs to: a step fetched before a pause is dropped
+
+async function go(href, { push = true, playing } = {}) {
   const url = new URL(href, location.href);
   const part = new URL(theatre.dataset.part, location.href);
   part.search = url.search;
   const answer = await fetch(part, { credentials: "same-origin" });
+  if (playing !== undefined && playing !== run) return;
   if (!answer.ok) { location.href = url; return; }
   const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+  if (playing !== undefined && playing !== run) return;
   const next = fresh.getElementById("scene");
   if (!next) return;
   const keepFocus = document.activeElement && document.activeElement.id;
@@ -26,11 +31,10 @@ async function go(href, { push = true } = {}) {
   theatre.dispatchEvent(new CustomEvent("stepped", { detail: next.dataset.at }));
 }
 
-let timer = null;
-
 function stopPlaying() {
   clearInterval(timer);
   timer = null;
+  run += 1;
   const button = document.getElementById("play");
   if (button) { button.textContent = "▶ Play"; button.setAttribute("aria-pressed", "false"); }
 }
@@ -39,7 +43,7 @@ function playStep() {
   const unit = document.getElementById("unit").value;
   const link = theatre.querySelector(`a[data-key="${{ next: "ArrowRight", next_move: "Shift+ArrowRight", next_chapter: "PageDown" }[unit]}"]`);
   if (!link) { stopPlaying(); return; }
-  go(link.href);
+  go(link.href, { playing: run });
 }
 
 function togglePlay() {
@@ -68,6 +72,7 @@ document.addEventListener("keydown", (e) => {
   const name = keyName(e);
   if (name === "Space") { e.preventDefault(); togglePlay(); return; }
   if (name === "n") {
+    stopPlaying();
     const seat = document.getElementById("of-seat");
     const option = seat.options[seat.selectedIndex];
     if (option && !option.disabled) go(`?at=${option.value}&as=${document.getElementById("scene").dataset.as}`);
