@@ -171,11 +171,14 @@ class Theatre:
         start = self.moves[bisect_right(self.moves, seq) - 1]
         seed = self.state_at(self.last)["seed"] if self.playable == self.last else None
         record = self.events[start - 1]
-        if seed is None or start == 1 or record.get("command") is None:
+        if seed is None or (start > 1 and record.get("command") is None):
             return []
         try:
             with heard() as labels:
-                game.step(self.state_at(start - 1), record["actor"], record["command"], seed)
+                if start == 1:  # the setup: the deal, the shuffles, the draws for seats
+                    game.opening(record["payload"], seed)
+                else:
+                    game.step(self.state_at(start - 1), record["actor"], record["command"], seed)
         except Exception:  # a command the rules refuse: the verify panel says so
             return []
         return list(dict.fromkeys(labels))

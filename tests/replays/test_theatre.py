@@ -56,6 +56,8 @@ def test_rounds_or_races_are_the_rulesets_own_chapter_events():
 def test_a_move_names_the_draws_it_made_and_the_next_event_of_a_seat_is_its_own():
     events = read(str(LOGS["royal-turf"]))
     theatre = Theatre(events[0]["game_id"], events)
+    assert "race-1/deal" in theatre.draws(1)  # the setup's draws: the first race's deal
+    assert theatre.draws(2) == theatre.draws(1)  # at any event of the setup
     rolled = next(e["seq"] for e in events if e["type"] == "DieRolled")
     assert theatre.draws(rolled) and all(isinstance(label, str) for label in theatre.draws(rolled))
     placed = next(e["seq"] for e in events if e["type"] == "BetPlaced")
