@@ -62,12 +62,12 @@ class Theatre:
         self.playable = len(events)  # the last seq that folds
         self.broken: Unplayable | None = None
         self.moves = [e["seq"] for e in events if e["seq"] == 1 or e.get("command") is not None]
-        self.over_at = self._over_at()
         self._by_type: dict[str, list[int]] = {}
         self._by_actor: dict[Any, list[int]] = {}
         for e in events:
             self._by_type.setdefault(e["type"], []).append(e["seq"])
             self._by_actor.setdefault(e["actor"], []).append(e["seq"])
+        self.over_at = self._over_at()
 
     @property
     def last(self) -> int:
@@ -115,8 +115,8 @@ class Theatre:
     def _over_at(self) -> int:
         """The first seq everything was public from: the end of the batch that ended the
         game (past the log when it never ended)."""
-        ended = next((e["seq"] for e in self.events if e["type"] in END_EVENTS), None)
-        return self.last + 1 if ended is None else self.batch_end(ended)
+        ended = self.chapters(END_EVENTS)
+        return self.last + 1 if not ended else self.batch_end(ended[0])
 
     def public_by(self, at: int) -> bool:
         """Whether everything was public once the batch holding event `at` was appended."""
@@ -165,11 +165,20 @@ class Theatre:
         at = bisect_right(did, seq)
         return did[at] if at < len(did) else None
 
+    @property
+    def seed(self) -> str | None:
+        """The seed the log reveals (read from its SeedRevealed event, not folded)."""
+        revealed = self.chapters(("SeedRevealed",))
+        if not revealed or self.playable < revealed[0]:
+            return None
+        payload = self.events[revealed[0] - 1].get("payload")
+        return payload.get("seed") if isinstance(payload, dict) else None
+
     def draws(self, seq: int) -> list[str]:
         """The labels of the random draws the move holding `seq` made, re-derived from the
         revealed seed (none before the seed is out, or for a move that drew nothing)."""
         start = self.moves[bisect_right(self.moves, seq) - 1]
-        seed = self.state_at(self.last)["seed"] if self.playable == self.last else None
+        seed = self.seed
         record = self.events[start - 1]
         if seed is None or (start > 1 and record.get("command") is None):
             return []

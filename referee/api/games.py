@@ -2,9 +2,6 @@
 
 import hmac
 import json
-import threading
-from collections import OrderedDict
-from typing import Any
 
 from flask import Response, current_app, jsonify, request
 from flask_smorest import Blueprint
@@ -27,10 +24,12 @@ from ..engine import registry
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
 from ..live import LISTEN_WAIT
+from ..recent import Recent
 from ..service import Referee
 from ..web.present import board, public_base
 from .bodies import CanonicalJsonParser
 
+BOARDS_KEPT = 256  # board images held in a process (a PNG is some 30-110 KB)
 bp = Blueprint("games", __name__, url_prefix="/games", description="Games and their event logs.")
 bp.ARGUMENTS_PARSER = CanonicalJsonParser()
 ERRORS = (400, 401, 403, 404, 409, 422)
@@ -164,25 +163,23 @@ def board_svg(query, game_id: str):
 def board_png(query, game_id: str):
     """The same board as a PNG (at most 900 pixels wide), for forums that take no SVG."""
     at = query.get("at")
-    key = ("png", game_id, at)
-    png = _boards_drawn().get(key) if at is not None else None
-    if png is None:
-        png = images.png_of(drawn_board(game_id, at))
-        if at is not None:
-            _boards_drawn().put(key, png)
+
+    def drawn() -> bytes:
+        return images.png_of(drawn_board(game_id, at))
+
+    png = drawn() if at is None else _boards_drawn().held(("png", game_id, at), drawn)
     return _image(png, "image/png", at)
 
 
 def drawn_board(game_id: str, at: int | None) -> str:
     """The public board after event `at` (now, without one), drawn once per (game, seq)."""
-    key = ("svg", game_id, at)
-    drawn = _boards_drawn().get(key) if at is not None else None
-    if drawn is None:
+
+    def drawn() -> str:
         view = referee().public_view_at(game_id, at)
-        drawn = str(board(registry.get(view["ruleset"]), {**view, "viewer": None}))
-        if at is not None:  # an event's board never changes: the log only grows
-            _boards_drawn().put(key, drawn)
-    return drawn
+        return str(board(registry.get(view["ruleset"]), {**view, "viewer": None}))
+
+    # an event's board never changes: the log only grows
+    return drawn() if at is None else _boards_drawn().held(("svg", game_id, at), drawn)
 
 
 def _image(body: str | bytes, mimetype: str, at: int | None) -> Response:
@@ -191,29 +188,9 @@ def _image(body: str | bytes, mimetype: str, at: int | None) -> Response:
     return answer
 
 
-def _boards_drawn() -> "BoardCache":
-    return current_app.extensions.setdefault("boards_drawn", BoardCache())
-
-
-class BoardCache:
-    """The boards drawn lately, by (kind, game, seq); the least recently used forgotten."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._held: OrderedDict[tuple[str, str, int | None], Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, str, int | None]) -> Any:
-        with self._lock:
-            if key in self._held:
-                self._held.move_to_end(key)
-            return self._held.get(key)
-
-    def put(self, key: tuple[str, str, int | None], drawn: Any) -> None:
-        with self._lock:
-            self._held[key] = drawn
-            while len(self._held) > self.size:
-                self._held.popitem(last=False)
+def _boards_drawn() -> Recent:
+    """The boards drawn lately, by (kind, game, seq)."""
+    return current_app.extensions.setdefault("boards_drawn", Recent(BOARDS_KEPT))
 
 
 @bp.route("/<game_id:game_id>/stream")

@@ -18,6 +18,7 @@ from ..engine.rounds import has_rounds
 from ..service import MODERATOR, Referee, Viewer, receipt
 from . import forms, story
 
+RULED = ("DisputeRuled", "GameForked")  # a dispute ruled here, or the fork of one
 BUTTONS_AT_MOST = 8  # a longer list of one kind of move is a choice list, not buttons
 FEED_AT_MOST = 200  # the newest sentences a page shows (the log has them all)
 
@@ -91,7 +92,7 @@ def page(
         if has_rounds(rules):
             shown.summaries = summaries(service, game_id, resolved_rounds(events))
     shown.fork = fork_of(events)
-    shown.disputed = any(e.get("type") in ("DisputeRuled", "GameForked") for e in events)
+    shown.disputed = any(e.get("type") in RULED for e in events)
     if view.get("seed"):
         shown.verified = verified(service, game_id, view["version"])
     return shown

@@ -3,9 +3,7 @@ uploads; see why it is valid, check a receipt against it, and compare a dispute'
 (docs/replay.md)."""
 
 import hashlib
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from threading import Lock
 from typing import Any
 
 from flask import (
@@ -27,6 +25,7 @@ from ..engine import registry
 from ..engine.errors import Forbidden, NotFound, RefereeError
 from ..engine.events import MODERATOR
 from ..imports import import_log
+from ..recent import Recent
 from ..service import Referee
 from ..theatre import ALL, PUBLIC, Eyes, Theatre, Unplayable
 from . import pages, present, story
@@ -63,39 +62,22 @@ class Showing:
     def base(self) -> str:
         """The page's URL without a point or a viewer."""
         if self.upload:
-            return url_for("replay.uploaded", digest=self.upload)
-        return url_for("replay.stored", game_id=self.game_id)
+            return url_for("replay.page", digest=self.upload)
+        return url_for("replay.page", game_id=self.game_id)
 
 
-class Stage:
-    """The logs this process has on stage, newest last (an LRU: a log only grows, so a
-    stored game is keyed by its last hash, an upload by its digest)."""
-
-    def __init__(self, size: int) -> None:
-        self._held: OrderedDict[tuple[str, str], Showing] = OrderedDict()
-        self._lock, self._size = Lock(), size
-
-    def get(self, key: tuple[str, str], build) -> Showing:
-        with self._lock:
-            if key in self._held:
-                self._held.move_to_end(key)
-                return self._held[key]
-        built = build()
-        with self._lock:
-            self._held[key] = built
-            while len(self._held) > self._size:
-                self._held.popitem(last=False)
-        return built
-
-
-def _stage() -> Stage:
-    return current_app.extensions.setdefault("replay_stage", Stage(THEATRES_KEPT))
+def _stage() -> Recent:
+    """The logs this process has on stage: a stored game's keyed by its last hash (a log
+    only grows), an upload's by its digest."""
+    return current_app.extensions.setdefault("replay_stage", Recent(THEATRES_KEPT))
 
 
 def showing_stored(game_id: str) -> Showing:
     """A stored game whose log is public, on stage."""
     last = referee().replay_hash(game_id)
-    return _stage().get(("game", last), lambda: _showing(referee().replay_events(game_id), game_id))
+    return _stage().held(
+        ("game", last), lambda: _showing(referee().replay_events(game_id), game_id)
+    )
 
 
 def showing_upload(digest: str) -> Showing:
@@ -109,7 +91,7 @@ def showing_upload(digest: str) -> Showing:
             raise NotFound("replay/upload_gone", message, {})
         return _showing_bytes(data, digest)
 
-    return _stage().get(("upload", digest), build)
+    return _stage().held(("upload", digest), build)
 
 
 def _showing_bytes(data: bytes, digest: str) -> Showing:
@@ -191,9 +173,9 @@ def upload():
     referee().store.keep_upload(digest, data, now, kept=UPLOADS_KEPT, seconds=UPLOAD_SECONDS)
     showing = showing_upload(digest)
     if showing.report.status != "invalid":
-        return redirect(url_for("replay.uploaded", digest=digest), 303)
+        return redirect(url_for("replay.page", digest=digest), 303)
     # the uploader holds the whole log: the bad event is shown whole
-    bad = url_for("replay.uploaded", digest=digest, at=showing.report.seq, **{"as": ALL})
+    bad = url_for("replay.page", digest=digest, at=showing.report.seq, **{"as": ALL})
     return redirect(bad, 303)
 
 
@@ -212,38 +194,32 @@ def _upload_problem(data: bytes) -> str:
     return ""
 
 
-@bp.get("/<game_id>")
-def stored(game_id: str):
-    """A public game's replay at `?at=SEQ`, as `?as=` sees it."""
-    return _page(lambda: showing_stored(game_id))
+@bp.get("/<game_id>", endpoint="page")
+@bp.get("/log/<digest>", endpoint="page")
+def page(game_id: str | None = None, digest: str | None = None):
+    """A public game's replay, or an upload's, at `?at=SEQ`, as `?as=` sees it."""
+    return _page(_source(game_id, digest))
 
 
-@bp.get("/<game_id>/part")
-def stored_part(game_id: str):
+@bp.get("/<game_id>/part", endpoint="part")
+@bp.get("/log/<digest>/part", endpoint="part")
+def part(game_id: str | None = None, digest: str | None = None):
     """The part of the replay page one step changes (fetched by the page's script)."""
-    return _page(lambda: showing_stored(game_id), part=True)
+    return _page(_source(game_id, digest), part=True)
 
 
-@bp.get("/log/<digest>")
-def uploaded(digest: str):
-    """An uploaded log's replay."""
-    return _page(lambda: showing_upload(digest))
-
-
-@bp.get("/log/<digest>/part")
-def uploaded_part(digest: str):
-    return _page(lambda: showing_upload(digest), part=True)
-
-
-@bp.post("/<game_id>/receipt")
-def stored_receipt(game_id: str):
+@bp.post("/<game_id>/receipt", endpoint="receipt")
+@bp.post("/log/<digest>/receipt", endpoint="receipt")
+def receipt(game_id: str | None = None, digest: str | None = None):
     """A receipt pasted on the page, checked against this log."""
-    return _page(lambda: showing_stored(game_id), receipt=request.form.get("receipt", ""))
+    return _page(_source(game_id, digest), receipt=request.form.get("receipt", ""))
 
 
-@bp.post("/log/<digest>/receipt")
-def uploaded_receipt(digest: str):
-    return _page(lambda: showing_upload(digest), receipt=request.form.get("receipt", ""))
+def _source(game_id: str | None, digest: str | None):
+    """The log a replay URL names: an upload's by its digest, else a stored game's."""
+    if digest is not None:
+        return lambda: showing_upload(digest)
+    return lambda: showing_stored(str(game_id))
 
 
 @bp.post("/log/<digest>/import")
@@ -315,7 +291,7 @@ def _scene_or_why(showing: Showing) -> tuple["Scene | None", str]:
 
 def _disputed(theatre: Theatre) -> bool:
     """Whether a game has a ruled dispute, or is a fork of one."""
-    return bool(theatre.chapters(("DisputeRuled", "GameForked")))
+    return bool(theatre.chapters(present.RULED))
 
 
 def _receipt(showing: Showing, text: str) -> dict[str, Any]:
@@ -400,7 +376,7 @@ def _feed(theatre: Theatre, told: list[str], at: int) -> list[dict[str, Any]]:
     items = []
     for seq in range(at, 0, -1):
         if told[seq - 1]:
-            ruled = theatre.events[seq - 1]["type"] in ("DisputeRuled", "GameForked")
+            ruled = theatre.events[seq - 1]["type"] in present.RULED
             items.append({"seq": seq, "text": told[seq - 1], "now": seq == at, "ruled": ruled})
             if len(items) >= FEED_AT_MOST:
                 break
