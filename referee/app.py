@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, games, limits, web  # noqa: F401  (games registers the rulesets)
+from . import answers, api, games, limits, web  # noqa: F401  (games registers the rulesets)
 from .live import Herald, Hub
 from .service import Referee
 from .store import EventStore
@@ -54,6 +54,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
     if test_config:
         app.config.from_mapping(test_config)
+    answers.init_app(app)
     store = EventStore(app.config["REFEREE_DB"], busy_seconds=app.config["STORE_BUSY_SECONDS"])
     herald = Herald(Hub(), app.config.get("REDIS_URL") or None)
     app.extensions["referee"] = Referee(

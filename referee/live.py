@@ -3,29 +3,33 @@
 The news is only "game G is at seq N": nothing of what happened. Each stream then reads
 the new events from the store and redacts them for its own viewer, so Redis never holds
 anything a viewer may not see. A process tells its own streams at once (the Hub), and
-the other processes through Redis pub/sub (the Herald): a thread publishes, a thread
-listens, and neither ever blocks a command. With Redis gone, streams still catch up:
-each one looks at the store every STREAM_WAKE seconds anyway."""
+the other processes through Redis pub/sub (the Herald), on a channel per game: a thread
+publishes, a thread listens, and neither ever blocks a command. A process listens only
+to the games it holds streams on, so a command nobody watches costs one publish, sent
+with others in one round trip. With Redis gone, streams still catch up: each one looks
+at the store every STREAM_WAKE seconds anyway."""
 
 import logging
 import os
 import queue
 import threading
 import time
+import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-import orjson
 import redis
 
 from .health import broker_client
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "referee:appended"
+CHANNEL = "referee:appended:"  # + a game id: the game's news, its seq
 STREAM_WAKE = 15.0  # seconds between a stream's looks at the store with no news (a keep-alive)
 LISTEN_WAIT = 5.0  # seconds a new stream waits, at most, for its process to be listening
 RECONNECT_MOST = 30.0  # the listener's backoff ceiling while Redis is gone
+GATHER_SECONDS = 0.02  # the publisher waits this long for more news to send at once
 
 
 class Hub:
@@ -34,6 +38,7 @@ class Hub:
     def __init__(self) -> None:
         self._changed = threading.Condition()
         self._versions: dict[str, int] = {}
+        self._looks: dict[str, int] = {}  # asks to look at the store whatever the seq
 
     def appended(self, game_id: str, seq: int) -> None:
         with self._changed:
@@ -41,10 +46,23 @@ class Hub:
                 self._versions[game_id] = seq
                 self._changed.notify_all()
 
-    def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        """True once news says the game is past `after`; False after `timeout` seconds."""
+    def look(self, game_id: str) -> None:
+        """Wake the game's streams to look at the store (news may have been missed)."""
         with self._changed:
-            return self._changed.wait_for(lambda: self._versions.get(game_id, 0) > after, timeout)
+            self._looks[game_id] = self._looks.get(game_id, 0) + 1
+            self._changed.notify_all()
+
+    def wait(self, game_id: str, after: int, timeout: float) -> bool:
+        """True once news says the game is past `after`, or to look again; False after
+        `timeout` seconds."""
+        with self._changed:
+            looks = self._looks.get(game_id, 0)
+            return self._changed.wait_for(
+                lambda: (
+                    self._versions.get(game_id, 0) > after or self._looks.get(game_id, 0) != looks
+                ),
+                timeout,
+            )
 
 
 class Herald:
@@ -56,32 +74,62 @@ class Herald:
         self._outbox: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
         self._threads: tuple[int, list[threading.Thread]] | None = None
         self._lock = threading.Lock()
-        self._listening = threading.Event()  # this process's listener is subscribed
+        self._watched: dict[str, int] = {}  # game -> streams on it in this process
+        self._heard: dict[str, threading.Event] = {}  # game -> its channel is subscribed
+        self._control = ""  # this process's listener's own channel: "watch another game"
 
     def announce(self, game_id: str, seq: int) -> None:
         """A game's log is at `seq` now (called after the commit; returns at once)."""
         self.hub.appended(game_id, seq)
         if self.broker is not None:
             self._outbox.put((game_id, seq))
-            self.start()
+            self._started()
 
-    def start(self, *, wait: float = 0.0) -> None:
-        """The publisher and listener threads of this process (a forked process starts
-        its own on first use). A stream waits up to `wait` seconds for the listener to be
-        subscribed, so news published once it is open cannot pass this process by; a
-        command never waits."""
+    @contextmanager
+    def watching(self, game_id: str, *, wait: float = LISTEN_WAIT) -> Iterator[None]:
+        """While a stream on the game is open here: news of it from the other processes
+        reaches this process. Waits up to `wait` seconds for the listener to be
+        subscribed, so news published once the stream reads the store cannot pass it by;
+        a command never waits."""
         if self.broker is None:
+            yield
             return
         self._started()
-        if wait:
-            self._listening.wait(wait)
+        with self._lock:
+            self._watched[game_id] = self._watched.get(game_id, 0) + 1
+            first = self._watched[game_id] == 1
+            heard = self._heard.setdefault(game_id, threading.Event())
+        try:
+            if (first or not heard.is_set()) and self._ask_listener() and not heard.is_set():
+                heard.wait(wait)
+            yield
+        finally:
+            with self._lock:
+                self._watched[game_id] -= 1
+                if not self._watched[game_id]:
+                    del self._watched[game_id]
+            self._ask_listener()
+
+    def _ask_listener(self) -> bool:
+        """Wake this process's listener to subscribe to what is watched now (False when
+        Redis cannot be reached: the streams then wake by the clock alone)."""
+        assert self.broker is not None
+        try:
+            broker_client(self.broker).publish(self._control, b"")
+        except redis.RedisError as exc:
+            log.debug("listener not woken (%s)", type(exc).__name__)
+            return False
+        return True
 
     def _started(self) -> None:
+        """The publisher and listener threads of this process (a forked process starts
+        its own on first use)."""
         with self._lock:
             held = self._threads
             if held is not None and held[0] == os.getpid():
                 return
-            self._listening = threading.Event()
+            self._control = f"referee:listener:{uuid.uuid4().hex}"
+            self._heard = {}
             threads = [
                 threading.Thread(target=self._publish, name="herald-publish", daemon=True),
                 threading.Thread(target=self._listen, name="herald-listen", daemon=True),
@@ -93,11 +141,20 @@ class Herald:
     def _publish(self) -> None:
         assert self.broker is not None
         while True:
-            game_id, seq = self._outbox.get()
+            news = [self._outbox.get()]
+            time.sleep(GATHER_SECONDS)  # news that comes meanwhile goes in the same trip
+            while not self._outbox.empty():
+                news.append(self._outbox.get())
+            latest: dict[str, int] = {}
+            for game_id, seq in news:
+                latest[game_id] = max(seq, latest.get(game_id, 0))
             try:
-                broker_client(self.broker).publish(CHANNEL, orjson.dumps([game_id, seq]))
+                pipe = broker_client(self.broker).pipeline(transaction=False)
+                for game_id, seq in latest.items():
+                    pipe.publish(CHANNEL + game_id, seq)
+                pipe.execute()
             except redis.RedisError as exc:  # streams elsewhere catch up by their wake-up
-                log.debug("news of game %s not published (%s)", game_id, type(exc).__name__)
+                log.debug("news of %d games not published (%s)", len(latest), type(exc).__name__)
 
     def _listen(self) -> None:
         delay = 0.5
@@ -108,6 +165,9 @@ class Herald:
                     delay = 0.5
             except (redis.RedisError, OSError) as exc:
                 log.debug("listening for news: %s; again in %.1f s", type(exc).__name__, delay)
+            with self._lock:
+                for heard in self._heard.values():
+                    heard.clear()
             time.sleep(delay)
             delay = min(RECONNECT_MOST, delay * 2)
 
@@ -115,19 +175,44 @@ class Herald:
         assert self.broker is not None
         pubsub = broker_client(self.broker, timeout=None).pubsub()
         try:
-            pubsub.subscribe(CHANNEL)
+            pubsub.subscribe(self._control)
+            self._follow(pubsub)
             while True:
                 message = pubsub.get_message(timeout=STREAM_WAKE)
                 if message is None:
                     continue
-                if message["type"] == "subscribe":  # Redis confirms: news reaches us now
-                    self._listening.set()
+                channel = _text(message["channel"])
+                if channel == self._control:
+                    self._follow(pubsub)
+                elif message["type"] == "subscribe":  # Redis confirms: news reaches us now
+                    self._subscribed(channel.removeprefix(CHANNEL))
                 elif message["type"] == "message":
-                    yield _parsed(message["data"])
+                    yield channel.removeprefix(CHANNEL), int(message["data"])
         finally:
             pubsub.close()
 
+    def _follow(self, pubsub: Any) -> None:
+        """Subscribe to the games watched here now, and from those no longer watched."""
+        with self._lock:
+            wanted = {CHANNEL + game_id for game_id in self._watched}
+        leaving = {_text(channel) for channel in pubsub.pending_unsubscribe_channels}
+        held = {_text(channel) for channel in pubsub.channels} - leaving - {self._control}
+        if wanted - held:
+            pubsub.subscribe(*sorted(wanted - held))
+        if held - wanted:
+            pubsub.unsubscribe(*sorted(held - wanted))
+            with self._lock:
+                for channel in held - wanted:
+                    self._heard.pop(channel.removeprefix(CHANNEL), None)
 
-def _parsed(data: Any) -> tuple[str, int]:
-    game_id, seq = orjson.loads(data)
-    return str(game_id), int(seq)
+    def _subscribed(self, game_id: str) -> None:
+        """The game's channel is subscribed: its streams look at the store once more, in
+        case news came while it was not (after Redis came back)."""
+        with self._lock:
+            heard = self._heard.setdefault(game_id, threading.Event())
+        heard.set()
+        self.hub.look(game_id)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

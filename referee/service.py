@@ -240,7 +240,9 @@ class Referee:
         the service clock) into the log."""
         if viewer is None:
             raise Unauthorized("auth/required", "send a seat's or the moderator's token", {})
-        request = digest({"command": command, "expected_version": expected_version})
+        request = ""  # what an Idempotency-Key stands for: digested only when one is sent
+        if idempotency_key is not None:
+            request = digest({"command": command, "expected_version": expected_version})
         run = Run(game_id, viewer, command, expected_version, idempotency_key, request, now)
         try:
             return self._run(run)
@@ -554,7 +556,7 @@ class Run:
     command: dict[str, Any]
     expected: int | None
     key: str | None
-    request: str
+    request: str  # the digest of the command and expected version, when `key` is set
     now: int | None
 
 

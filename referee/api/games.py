@@ -23,7 +23,6 @@ from .. import images
 from ..engine import registry
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
-from ..live import LISTEN_WAIT
 from ..recent import Recent
 from ..service import Referee
 from ..web.present import board, public_base
@@ -207,7 +206,6 @@ def stream_events(query, game_id: str):
     after = max(query["after"], last_event_id())
     service.events(game_id, viewer, after=after)  # a game that is not there: 404 now
     wake = current_app.config["STREAM_WAKE"]
-    service.herald.start(wait=LISTEN_WAIT)  # this process listens for news from the others
     return Response(
         live_events(service, game_id, token, after, wake),
         mimetype="text/event-stream",
@@ -225,16 +223,17 @@ def live_events(service: Referee, game_id: str, token: str | None, after: int, w
     """Lines of server-sent events, until the client goes or the token stops counting
     (a replaced player's stream ends: it must not see the seat's next secrets)."""
     yield "retry: 3000\n\n"
-    while True:
-        try:
-            viewer = service.viewer(game_id, token)
-        except RefereeError:
-            return
-        for event in service.events(game_id, viewer, after=after)["events"]:
-            after = event["seq"]
-            yield f"id: {after}\nevent: event\ndata: {json.dumps(event)}\n\n"
-        if not service.herald.hub.wait(game_id, after, wake):
-            yield ": keep-alive\n\n"
+    with service.herald.watching(game_id):  # news from the other processes reaches it
+        while True:
+            try:
+                viewer = service.viewer(game_id, token)
+            except RefereeError:
+                return
+            for event in service.events(game_id, viewer, after=after)["events"]:
+                after = event["seq"]
+                yield f"id: {after}\nevent: event\ndata: {json.dumps(event)}\n\n"
+            if not service.herald.hub.wait(game_id, after, wake):
+                yield ": keep-alive\n\n"
 
 
 @bp.route("/<game_id:game_id>/log")

@@ -31,7 +31,6 @@ from ..engine import registry
 from ..engine.errors import BadRequest, NotFound, RefereeError
 from ..engine.events import MODERATOR
 from ..engine.game import rules_of, shapes_of
-from ..live import LISTEN_WAIT
 from ..service import Referee, Viewer, role_name
 from . import present, seats
 from .newgame import NewGame
@@ -468,7 +467,6 @@ def live(game_id: str):
         service.state(game_id)
     except NotFound:
         abort(404)
-    service.herald.start(wait=LISTEN_WAIT)  # news from the other processes reaches it
     wake = current_app.config["STREAM_WAKE"]
     return Response(
         stream_with_context(_news(service, game_id, _after(), wake)),
@@ -485,10 +483,11 @@ def _after() -> int:
 def _news(service: Referee, game_id: str, after: int, wake: float):
     """`changed` each time the game is past the version the page showed."""
     yield "retry: 3000\n\n"
-    while True:
-        version = service.state(game_id)["seq"]
-        if version > after:
-            after = version
-            yield f"event: changed\ndata: {after}\n\n"
-        elif not service.herald.hub.wait(game_id, after, wake):
-            yield ": keep-alive\n\n"
+    with service.herald.watching(game_id):  # news from the other processes reaches it
+        while True:
+            version = service.state(game_id)["seq"]
+            if version > after:
+                after = version
+                yield f"event: changed\ndata: {after}\n\n"
+            elif not service.herald.hub.wait(game_id, after, wake):
+                yield ": keep-alive\n\n"
