@@ -80,11 +80,15 @@ def idempotency_key() -> str | None:
 
 
 def error_responses(blueprint: Blueprint, statuses: tuple[int, ...] = ERRORS):
-    """A decorator documenting a view's error answers in the OpenAPI document."""
+    """A decorator documenting a view's error answers in the OpenAPI document. The view
+    keeps only the documents: flask-smorest wraps it once per status, and each wrapper
+    would run on every request for nothing."""
 
     def document(view):
+        documented = view
         for status in statuses:
-            view = blueprint.alt_response(status, schema=ErrorResponseSchema)(view)
+            documented = blueprint.alt_response(status, schema=ErrorResponseSchema)(documented)
+        view._apidoc = documented._apidoc
         return view
 
     return document
