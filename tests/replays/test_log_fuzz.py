@@ -146,3 +146,18 @@ def test_a_line_means_what_the_standard_library_reads_in_it(event):
     (read_back,) = parse(line)
     assert read_back == json.loads(line)
     assert repr(read_back) == repr(json.loads(line))  # integers stay integers, exactly
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"many": [[1]] * (MAX_DEPTH + 1)},  # more brackets than the limit, two levels deep
+        {"hex": "1" * 40, "n": 2},  # a run of digits in a string only
+        {"n": 18446744073709551617, "x": 0.5},  # past 64 bits, and a fraction
+        {"n": -(10**30)},
+    ],
+)
+def test_lines_the_quick_look_cannot_clear_read_as_the_standard_library_does(event):
+    line = json.dumps(event).encode("utf-8")
+    (read_back,) = parse(line)
+    assert repr(read_back) == repr(json.loads(line))
