@@ -106,9 +106,11 @@ class Herald:
         finally:
             with self._lock:
                 self._watched[game_id] -= 1
-                if not self._watched[game_id]:
+                last = not self._watched[game_id]
+                if last:
                     del self._watched[game_id]
-            self._ask_listener()
+            if last:  # the listener unsubscribes from the game
+                self._ask_listener()
 
     def _ask_listener(self) -> bool:
         """Wake this process's listener to subscribe to what is watched now (False when
