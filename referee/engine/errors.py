@@ -75,3 +75,12 @@ class Busy(RefereeError):
     status = 503
     default_code = "store/busy"
     retry_after = 1
+
+
+class TooMany(RefereeError):
+    """The client holds as many of something as the host allows it at once (live
+    streams): nothing was opened; it may try again after `retry_after` seconds."""
+
+    status = 429
+    default_code = "rate/too_many"
+    retry_after = 15
