@@ -31,3 +31,21 @@ def report(title: str, figures: dict, target: str, met: bool, out: Path) -> None
     Console().print(table)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")
+
+
+def memory_kib(root: int) -> int:
+    """Resident memory of a process and everything below it, in KiB."""
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                table[int(entry.name)] = (int(stat[1]), int(stat[21]) * 4)
+            except OSError:
+                continue
+    total, frontier = 0, [root]
+    while frontier:
+        pid = frontier.pop()
+        total += table.get(pid, (0, 0))[1]
+        frontier += [child for child, (parent, _) in table.items() if parent == pid]
+    return total

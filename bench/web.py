@@ -42,6 +42,8 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from measures import memory_kib  # noqa: E402
+
 from referee.server import Server, Settings  # noqa: E402
 
 TARGET_RATIO = 0.3
@@ -187,24 +189,6 @@ def client(port: int, seconds: float, how) -> int:
     for thread in threads:
         thread.join()
     return len(counts)
-
-
-def memory_kib(root: int) -> int:
-    """Resident memory of a process and everything below it, in KiB."""
-    table = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                table[int(entry.name)] = (int(stat[1]), int(stat[21]) * 4)
-            except OSError:
-                continue
-    total, frontier = 0, [root]
-    while frontier:
-        pid = frontier.pop()
-        total += table.get(pid, (0, 0))[1]
-        frontier += [child for child, (parent, _) in table.items() if parent == pid]
-    return total
 
 
 def served_while(port: int) -> float:

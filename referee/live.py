@@ -12,6 +12,7 @@ at the store every STREAM_WAKE seconds anyway."""
 import logging
 import os
 import queue
+import random
 import threading
 import time
 import uuid
@@ -37,46 +38,67 @@ SHARED_KEPT = 4096  # what the streams of a process read alike, by game, viewer 
 
 
 class Hub:
-    """This process's streams wait here for a game's log to pass a seq."""
+    """This process's streams wait here for a game's log to pass a seq: each game has a
+    bell, rung once at its next news and replaced, so a move wakes a thousand streams in
+    one broadcast, with no lock for them to queue on as they wake."""
 
     def __init__(self) -> None:
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
         self._versions: dict[str, int] = {}
         self._looks: dict[str, int] = {}  # asks to look at the store whatever the seq
+        self._bells: dict[str, threading.Event] = {}
+        self._waiting: dict[str, int] = {}  # streams waiting per game (the bell goes with the last)
         self._shared = Recent(SHARED_KEPT)
 
     def appended(self, game_id: str, seq: int) -> None:
-        with self._changed:
-            if seq > self._versions.get(game_id, 0):
-                self._versions[game_id] = seq
-                self._changed.notify_all()
+        with self._lock:
+            if seq <= self._versions.get(game_id, 0):
+                return
+            self._versions[game_id] = seq
+            bell = self._bells.pop(game_id, None)
+        if bell is not None:
+            bell.set()
 
     def look(self, game_id: str) -> None:
         """Wake the game's streams to look at the store (news may have been missed)."""
-        with self._changed:
+        with self._lock:
             self._looks[game_id] = self._looks.get(game_id, 0) + 1
-            self._changed.notify_all()
+            bell = self._bells.pop(game_id, None)
+        if bell is not None:
+            bell.set()
 
     def shared(self, game_id: str, key: Any, build: Callable[[], Any]) -> Any:
         """What `build()` makes for `key` on this game, made once for every stream that
         asks alike (a thousand spectators woken by one move read the store once): kept
         until news of the game comes, and a second at most, so a stream woken by the
         clock alone, news lost, still reads the store anew."""
-        with self._changed:
+        with self._lock:
             mark = (self._versions.get(game_id, 0), self._looks.get(game_id, 0))
         return self._shared.held((game_id, key, mark, int(time.monotonic())), build)
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """True once news says the game is past `after`, or to look again; False after
-        `timeout` seconds."""
-        with self._changed:
-            looks = self._looks.get(game_id, 0)
-            return self._changed.wait_for(
-                lambda: (
-                    self._versions.get(game_id, 0) > after or self._looks.get(game_id, 0) != looks
-                ),
-                timeout,
-            )
+        `timeout` seconds, less up to a quarter at random: streams opened together (a
+        page's many visitors, a flood) do not all wake together ever after."""
+        timeout *= 1 - random.random() / 4
+        with self._lock:
+            if self._versions.get(game_id, 0) > after:
+                return True
+            bell = self._bells.setdefault(game_id, threading.Event())
+            self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
+        try:
+            return bell.wait(timeout)
+        finally:
+            self._left(game_id, bell)
+
+    def _left(self, game_id: str, bell: threading.Event) -> None:
+        with self._lock:
+            self._waiting[game_id] -= 1
+            if self._waiting[game_id]:
+                return
+            del self._waiting[game_id]
+            if self._bells.get(game_id) is bell:
+                del self._bells[game_id]
 
 
 class Herald:

@@ -228,8 +228,8 @@ def live_events(service: Referee, game_id: str, token: str | None, after: int, w
     hub = service.herald.hub
     with service.herald.watching(game_id):  # news from the other processes reaches it
         while True:
-            try:
-                viewer = service.viewer(game_id, token)
+            try:  # a spectator stays one; a token may stop counting
+                viewer = None if token is None else service.viewer(game_id, token)
             except RefereeError:
                 return
             build = functools.partial(news, service, game_id, viewer, after)
