@@ -4,11 +4,12 @@ import secrets
 from typing import Any
 
 from replays.log import LogLineError, parse
-from replays.verify import verify_events
+from replays.verify import Report, verify_events
 
 from .engine import game
 from .engine.errors import BadRequest, RuleViolation, TooLarge
 from .engine.events import MODERATOR
+from .loop import beside_loop
 from .service import Referee, role_name
 
 
@@ -24,8 +25,7 @@ def import_log(
             f"this host imports logs of at most {max_events} events",
             {"max_events": max_events},
         )
-    events = _parsed(data)
-    report = verify_events(events, seed=seed)
+    events, report, state = beside_loop(_verified, data, seed)
     if report.code == "seed/commitment" and report.seq == 1:  # the seed sent, not a reveal
         raise RuleViolation(
             "import/seed_mismatch",
@@ -46,7 +46,14 @@ def import_log(
             "the log's seed is not revealed: send the seed to import a game still being played",
             {"field": "seed"},
         )
-    return _stored(referee, events, report.seed, report.checks)
+    return _stored(referee, events, state, report.seed, report.checks)
+
+
+def _verified(data: bytes, seed: str | None) -> tuple[list[dict[str, Any]], Report, Any]:
+    """The log's events, their verification and (when valid) the state they fold to."""
+    events = _parsed(data)
+    report = verify_events(events, seed=seed)
+    return events, report, game.fold(events) if report.status == "valid" else None
 
 
 def _parsed(data: bytes) -> list[dict[str, Any]]:
@@ -60,10 +67,13 @@ def _parsed(data: bytes) -> list[dict[str, Any]]:
 
 
 def _stored(
-    referee: Referee, events: list[dict[str, Any]], seed: str, checks: dict[str, str]
+    referee: Referee,
+    events: list[dict[str, Any]],
+    state: Any,
+    seed: str,
+    checks: dict[str, str],
 ) -> dict[str, Any]:
     game_id = events[0]["game_id"]
-    state = game.fold(events)
     seats = range(len(state["players"]))
     tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
     tokens.update({role_name(s): secrets.token_urlsafe(24) for s in seats})

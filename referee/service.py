@@ -30,6 +30,7 @@ from .engine.errors import (
 )
 from .engine.events import MODERATOR, REFEREE
 from .live import Herald, Hub
+from .loop import beside_loop
 from .names import name_problem
 from .notify import Subscriptions
 from .store import EventStore, IdempotentReplay
@@ -307,7 +308,8 @@ class Referee:
             return disputes.Prepared(command)
         events = self.store.events(run.game_id)[: state["seq"]]  # the fork needs the log
         new_id = secrets.token_hex(8)
-        prepared = disputes.prepare(run.game_id, events, state, command, seed, new_game_id=new_id)
+        making = functools.partial(disputes.prepare, new_game_id=new_id)
+        prepared = beside_loop(making, run.game_id, events, state, command, seed)
         if prepared.fork is not None and prepared.fork_state is not None:
             fork_records = [*prepared.fork.copied, *prepared.fork.records]
             prepared.fork = replace(

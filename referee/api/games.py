@@ -25,6 +25,7 @@ from ..engine import registry
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
 from ..live import held_stream
+from ..loop import beside_loop
 from ..recent import Recent
 from ..service import Referee
 from ..web.present import board, public_base
@@ -170,7 +171,7 @@ def board_png(query, game_id: str):
     at = query.get("at")
 
     def drawn() -> bytes:
-        return images.png_of(drawn_board(game_id, at))
+        return beside_loop(images.png_of, drawn_board(game_id, at))
 
     png = drawn() if at is None else _boards_drawn().held(("png", game_id, at), drawn)
     return _image(png, "image/png", at)

@@ -25,6 +25,7 @@ from ..engine import registry
 from ..engine.errors import Forbidden, NotFound, RefereeError
 from ..engine.events import MODERATOR
 from ..imports import import_log
+from ..loop import beside_loop
 from ..recent import Recent
 from ..service import Referee
 from ..theatre import ALL, PUBLIC, Eyes, Theatre, Unplayable
@@ -108,6 +109,12 @@ def _showing_bytes(data: bytes, digest: str) -> Showing:
 
 
 def _showing(events: list[dict[str, Any]], game_id: str, upload: str | None = None) -> Showing:
+    """A log on stage, verified and folded beside the web process's loop (a long log
+    takes seconds)."""
+    return beside_loop(_staged, events, game_id, upload)
+
+
+def _staged(events: list[dict[str, Any]], game_id: str, upload: str | None) -> Showing:
     report = verify_events(events)
     theatre = Theatre(game_id, events) if _foldable_start(events) else None
     if theatre is not None:
