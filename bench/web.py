@@ -85,6 +85,7 @@ def free_port() -> int:
 
 def start(kind: str, port: int, db: Path, broker: str, processes: int) -> subprocess.Popen:
     env = {**os.environ, "REFEREE_DB": str(db), "PYTHONPATH": str(ROOT), "REDIS_URL": broker}
+    env["REFEREE_STREAMS_PER_CLIENT"] = "off"  # the bench's one address holds 300 streams
     command = [sys.executable, __file__, "--serve", kind, "--port", str(port)]
     command += ["--processes", str(processes)]
     log = ROOT / "var" / "bench" / f"web-{kind}.log"  # kept: a server that dies says why
