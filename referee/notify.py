@@ -364,7 +364,7 @@ def _shown(row: dict[str, Any]) -> dict[str, Any]:
 # what a delivery's owner is told of it, by the status shown: never what the target said
 SAID = {
     "delivered": "delivered",
-    "failed": "not delivered; tried again at next_at",
+    "failed": "not delivered; to be tried again",
     "gave_up": "not delivered; no more attempts",
 }
 
