@@ -5,9 +5,8 @@ from typing import Any
 
 from flask import Flask
 
-from . import answers, api, games, limits, notify, web  # noqa: F401  (games registers rulesets)
+from . import answers, api, games, limits, web  # noqa: F401  (games registers the rulesets)
 from .live import Herald, Hub
-from .notify_guard import AllowList
 from .service import Referee
 from .store import EventStore
 
@@ -35,10 +34,8 @@ DEFAULTS: dict[str, Any] = {
     # notifications; pages and the API use the address they were asked on when it is unset
     "PUBLIC_URL": None,
     # private targets notifications may reach on purpose, as "10.0.0.0/8,hooks.internal"
-    # (REFEREE_NOTIFY_ALLOW); every other target must resolve to public addresses only
+    # (docs/notifications.md); NOTIFY_MAX_PER_ROLE and NOTIFY_MAX_PER_GAME raise the caps
     "NOTIFY_ALLOW": "",
-    "NOTIFY_MAX_PER_ROLE": notify.MAX_PER_ROLE,  # subscriptions a seat or moderator holds
-    "NOTIFY_MAX_PER_GAME": notify.MAX_PER_GAME,
 }
 
 
@@ -54,10 +51,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
     if os.environ.get("REFEREE_RATE_LIMITS", "").lower() in ("on", "1", "true", "yes"):
         app.config["RATE_LIMITS"] = True
-    if os.environ.get("REFEREE_PUBLIC_URL"):
-        app.config["PUBLIC_URL"] = os.environ["REFEREE_PUBLIC_URL"]
     if "REFEREE_NOTIFY_ALLOW" in os.environ:
         app.config["NOTIFY_ALLOW"] = os.environ["REFEREE_NOTIFY_ALLOW"]
+    if os.environ.get("REFEREE_PUBLIC_URL"):
+        app.config["PUBLIC_URL"] = os.environ["REFEREE_PUBLIC_URL"]
     if "REFEREE_STREAM_WAKE" in os.environ:
         app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
     if test_config:
@@ -69,13 +66,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], herald=herald
     )
     app.extensions["referee"].public_url = app.config["PUBLIC_URL"]
-    subscriptions = app.extensions["referee"].subscriptions
-    subscriptions.allow = AllowList.parse(app.config["NOTIFY_ALLOW"])
-    subscriptions.max_per_role = app.config["NOTIFY_MAX_PER_ROLE"]
-    subscriptions.max_per_game = app.config["NOTIFY_MAX_PER_GAME"]
     api.init_app(app)
     web.init_app(app)
     limits.init_app(app)  # over the API's and the pages' routes
+    app.extensions["referee"].subscriptions.configure(app.config)  # what notices may reach
     if app.config.get("REDIS_URL"):
         from workers.celery_app import celery_init_app
 

@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -104,6 +104,12 @@ class Subscriptions:
         if secret:
             shown["secret"] = secret
         return shown
+
+    def configure(self, config: Mapping[str, Any]) -> None:
+        """The app's settings: NOTIFY_ALLOW, NOTIFY_MAX_PER_ROLE, NOTIFY_MAX_PER_GAME."""
+        self.allow = AllowList.parse(config.get("NOTIFY_ALLOW"))
+        self.max_per_role = config.get("NOTIFY_MAX_PER_ROLE", MAX_PER_ROLE)
+        self.max_per_game = config.get("NOTIFY_MAX_PER_GAME", MAX_PER_GAME)
 
     def _check_room(self, conn: Any, game_id: str, role: str) -> None:
         """409 when the role, or the game, holds as many subscriptions as it may."""
