@@ -70,7 +70,11 @@ def run(subscriptions: int, moves: int, var: Path) -> list[float]:
     broker = f"redis+socket://{server.socket_file}"
     db = str(var / "referee.db")
     os.environ.setdefault("PYTHONPATH", str(ROOT))
-    app = create_app({"REFEREE_DB": db, "REDIS_URL": broker})
+    # the receiver is on loopback, which notifications may not reach unless allowed (the
+    # worker inherits this); and more subscriptions to one game than a host allows
+    os.environ.setdefault("REFEREE_NOTIFY_ALLOW", "127.0.0.0/8")
+    caps = {"NOTIFY_MAX_PER_ROLE": subscriptions, "NOTIFY_MAX_PER_GAME": subscriptions}
+    app = create_app({"REFEREE_DB": db, "REDIS_URL": broker, **caps})
     client = app.test_client()
     secrets: dict[str, str] = {}
     receiver = Receiver(secrets)

@@ -34,6 +34,9 @@ DEFAULTS: dict[str, Any] = {
     # where people reach the service (https://referee.example.org): links to board images in
     # notifications; pages and the API use the address they were asked on when it is unset
     "PUBLIC_URL": None,
+    # private targets notifications may reach on purpose, as "10.0.0.0/8,hooks.internal"
+    # (docs/notifications.md); NOTIFY_MAX_PER_ROLE and NOTIFY_MAX_PER_GAME raise the caps
+    "NOTIFY_ALLOW": "",
 }
 
 
@@ -49,6 +52,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
     if os.environ.get("REFEREE_RATE_LIMITS", "").lower() in ("on", "1", "true", "yes"):
         app.config["RATE_LIMITS"] = True
+    if "REFEREE_NOTIFY_ALLOW" in os.environ:
+        app.config["NOTIFY_ALLOW"] = os.environ["REFEREE_NOTIFY_ALLOW"]
     if os.environ.get("REFEREE_PUBLIC_URL"):
         app.config["PUBLIC_URL"] = os.environ["REFEREE_PUBLIC_URL"]
     if "REFEREE_STREAM_WAKE" in os.environ:
@@ -68,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     web.init_app(app)
     limits.init_app(app)  # over the API's and the pages' routes
+    app.extensions["referee"].subscriptions.configure(app.config)  # what notices may reach
     if app.config.get("REDIS_URL"):
         from workers.celery_app import celery_init_app
 

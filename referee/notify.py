@@ -5,8 +5,9 @@ Standard Webhooks specification says, so a receiver checks it with an existing l
 or an Apprise URL (Discord, Slack, Matrix, Telegram, e-mail by mailto://...). After every
 append the referee works out the notices each subscription's owner is due, from the log
 as that owner may see it, and records one delivery per notice; a Celery task sends it,
-at least once, retried with backoff over about a day. Nothing here enters the game's log,
-and a failure here never blocks a command.
+at least once, retried with backoff for some five and a half hours. A target reaches only
+public addresses unless the operator allows others (notify_guard). Nothing here enters the
+game's log, and a failure here never blocks a command.
 """
 
 import base64
@@ -15,7 +16,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,15 +24,21 @@ import apprise
 import requests
 from standardwebhooks.webhooks import Webhook
 
-from . import notices
+from . import notices, notify_guard
 from .engine import game
-from .engine.errors import BadRequest, NotFound
+from .engine.errors import BadRequest, Conflict, NotFound
+from .notify_guard import AllowList
 from .store import EventStore
 
 log = logging.getLogger("referee.notify")
-# seconds to wait after each failed attempt: the 8th failure, some 27 hours after the
-# first, disables the subscription
-BACKOFF = (5, 300, 1800, 7200, 18000, 36000, 36000)
+# seconds to wait after each failed attempt: the 8th failure, some 5.6 hours after the
+# first, stops the subscription (docs/notifications.md says why so soon)
+BACKOFF = (10, 60, 300, 1800, 3600, 7200, 7200)
+GIVE_UP_AFTER = sum(BACKOFF)
+# subscriptions a seat (or the moderator) may hold in a game, and a game in all: each one
+# is worked out and recorded after every command
+MAX_PER_ROLE = 5
+MAX_PER_GAME = 30
 LEASE = 60  # a delivery being sent is not sent again by the sweeper for this long
 SECRET_OVERLAP = 86400  # a rotated-out webhook secret still signs for a day
 SEND_TIMEOUT = 10
@@ -49,13 +56,17 @@ class Subscriptions:
     def __init__(self, store: EventStore, clock: Callable[[], int]) -> None:
         self.store = store
         self.clock = clock
+        self.allow = AllowList()  # the private targets the operator admits (NOTIFY_ALLOW)
+        self.max_per_role = MAX_PER_ROLE
+        self.max_per_game = MAX_PER_GAME
 
     # --- subscriptions -------------------------------------------------------------
 
     def subscribe(self, game_id: str, role: str, body: dict[str, Any]) -> dict[str, Any]:
         """A new subscription of the role's; a webhook's signing secret is shown once."""
         kind, url = body["kind"], body["url"]
-        _check_target(kind, url)
+        self._check_room(self.store.db, game_id, role)
+        notify_guard.check_target(kind, url, self.allow)
         allowed = notices.FOR_MODERATOR if role == "moderator" else notices.FOR_SEATS
         kinds = body.get("events") or list(allowed)
         unknown = [k for k in kinds if k not in allowed]
@@ -82,6 +93,7 @@ class Subscriptions:
             "created_at": self.clock(),
         }
         with self.store.transaction() as conn:
+            self._check_room(conn, game_id, role)  # again: another may have come meanwhile
             conn.execute(
                 f"INSERT INTO subscriptions ({SUBSCRIPTION_COLUMNS}) VALUES"
                 " (:subscription_id, :game_id, :role, :kind, :url, :secrets, :kinds,"
@@ -92,6 +104,32 @@ class Subscriptions:
         if secret:
             shown["secret"] = secret
         return shown
+
+    def configure(self, config: Mapping[str, Any]) -> None:
+        """The app's settings: NOTIFY_ALLOW, NOTIFY_MAX_PER_ROLE, NOTIFY_MAX_PER_GAME."""
+        self.allow = AllowList.parse(config.get("NOTIFY_ALLOW"))
+        self.max_per_role = config.get("NOTIFY_MAX_PER_ROLE", MAX_PER_ROLE)
+        self.max_per_game = config.get("NOTIFY_MAX_PER_GAME", MAX_PER_GAME)
+
+    def _check_room(self, conn: Any, game_id: str, role: str) -> None:
+        """409 when the role, or the game, holds as many subscriptions as it may."""
+        mine, all_ = conn.execute(
+            "SELECT count(CASE WHEN role = ? THEN 1 END), count(*) FROM subscriptions"
+            " WHERE game_id = ?",
+            (role, game_id),
+        ).fetchone()
+        if mine >= self.max_per_role:
+            raise Conflict(
+                "subscription/too_many",
+                f"you hold {mine} subscriptions to this game, the most one may; remove one first",
+                {"limit": self.max_per_role, "per": "seat or moderator"},
+            )
+        if all_ >= self.max_per_game:
+            raise Conflict(
+                "subscription/too_many",
+                f"this game has {all_} subscriptions, the most it may; one must be removed first",
+                {"limit": self.max_per_game, "per": "game"},
+            )
 
     def one(self, subscription_id: str) -> dict[str, Any] | None:
         """A subscription as stored, by its id."""
@@ -235,30 +273,34 @@ class Subscriptions:
                 (status, answer[:500], now, int(tried), delivery_id),
             )
 
-    def failed(self, claimed: dict[str, Any], answer: str, now: int) -> str:
-        """A failed attempt: retried after the next backoff, or (the last) failed for good
-        and the subscription disabled, with why."""
+    def failed(self, claimed: dict[str, Any], detail: str, now: int) -> str:
+        """A failed attempt: retried after the next backoff, or (the last) given up and
+        the subscription stopped. What the target answered goes to the service's log
+        only: its owner learns nothing of what its URL reaches but delivered or not."""
         attempts = claimed["attempts"] + 1
         delivery_id = claimed["delivery_id"]
+        subscription_id = claimed["subscription"]["subscription_id"]
+        log.info("delivery %s (%s) attempt %d: %s", delivery_id, subscription_id, attempts, detail)
         if attempts <= len(BACKOFF):
             with self.store.transaction() as conn:
                 conn.execute(
                     "UPDATE deliveries SET attempts = ?, next_at = ?, answer = ?, updated_at = ?"
                     " WHERE delivery_id = ?",
-                    (attempts, now + BACKOFF[attempts - 1], answer[:500], now, delivery_id),
+                    (attempts, now + BACKOFF[attempts - 1], SAID["failed"], now, delivery_id),
                 )
             return "retrying"
-        self.finish(delivery_id, "failed", answer, now)
-        reason = f"{attempts} attempts failed over a day; the last answer: {answer[:200]}"
+        self.finish(delivery_id, "failed", SAID["gave_up"], now)
+        reason = (
+            f"none of {attempts} attempts over {GIVE_UP_AFTER / 3600:.1f} hours was delivered;"
+            " send one again to start again"
+        )
         with self.store.transaction() as conn:
             conn.execute(
                 "UPDATE subscriptions SET active = 0, disabled_reason = ?"
                 " WHERE subscription_id = ?",
-                (reason, claimed["subscription"]["subscription_id"]),
+                (reason, subscription_id),
             )
-        log.warning(
-            "subscription %s disabled: %s", claimed["subscription"]["subscription_id"], reason
-        )
+        log.warning("subscription %s stopped: the last attempt: %s", subscription_id, detail)
         return "failed"
 
     def deliveries(self, game_id: str, role: str, subscription_id: str) -> list[dict[str, Any]]:
@@ -281,7 +323,7 @@ class Subscriptions:
             sql + " ORDER BY created_at DESC, delivery_id LIMIT ?", (*args, limit)
         )
         names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        return [_told(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
 
     def redeliver(
         self, game_id: str, role: str, subscription_id: str, delivery_id: str
@@ -325,18 +367,30 @@ def _shown(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# what a delivery's owner is told of it, by the status shown: never what the target said
+SAID = {
+    "delivered": "delivered",
+    "failed": "not delivered; to be tried again",
+    "gave_up": "not delivered; no more attempts",
+}
+
+
+def _told(row: dict[str, Any]) -> dict[str, Any]:
+    """A delivery as its owner sees it: `failed` while it is retried, `gave_up` after the
+    last attempt, and only the referee's own words for why (an older row may hold what a
+    target answered)."""
+    status = row["status"]
+    if status == "pending" and row["attempts"]:
+        status = "failed"
+    elif status == "failed":
+        status = "gave_up"
+    answer = row["answer"] if status == "dropped" else SAID.get(status)
+    return {**row, "status": status, "answer": answer}
+
+
 def _masked(url: str) -> str:
     """An Apprise URL without what may be a credential (everything past its scheme)."""
     return url.split("://", 1)[0] + "://…"
-
-
-def _check_target(kind: str, url: str) -> None:
-    if kind == "webhook" and not url.startswith(("http://", "https://")):
-        raise BadRequest(
-            "subscription/invalid", "a webhook URL is http:// or https://", {"field": "url"}
-        )
-    if kind == "apprise" and not apprise.Apprise().add(url):
-        raise BadRequest("subscription/invalid", "Apprise does not know this URL", {"field": "url"})
 
 
 # --- working out and sending ------------------------------------------------------
@@ -413,12 +467,22 @@ def _utc(seconds: int) -> str:
 
 
 def send(
-    subscription: dict[str, Any], delivery_id: str, notice: dict[str, Any], now: int
+    subscription: dict[str, Any],
+    delivery_id: str,
+    notice: dict[str, Any],
+    now: int,
+    *,
+    allow: AllowList | None = None,
 ) -> tuple[bool, str]:
-    """One attempt: (delivered, what the transport answered)."""
-    if subscription["kind"] == "webhook":
-        return _post(subscription, delivery_id, notice, now)
-    return _apprise(subscription["url"], notice)
+    """One attempt, reaching only public addresses and those `allow` admits: (delivered,
+    what happened, for the service's log)."""
+    with notify_guard.guarded(allow or AllowList()):
+        try:
+            if subscription["kind"] == "webhook":
+                return _post(subscription, delivery_id, notice, now)
+            return _apprise(subscription["url"], notice)
+        except (OSError, ValueError) as refused:  # an Apprise target, before Apprise sends
+            return False, f"refused: {refused}"
 
 
 def _post(subscription, delivery_id, notice, now) -> tuple[bool, str]:
@@ -441,15 +505,21 @@ def _post(subscription, delivery_id, notice, now) -> tuple[bool, str]:
         "webhook-signature": signature,
     }
     try:
-        answer = requests.post(
-            subscription["url"], data=body, headers=headers, timeout=SEND_TIMEOUT
-        )
+        with notify_guard.webhook_session() as session:
+            answer = session.post(
+                subscription["url"],
+                data=body,
+                headers=headers,
+                timeout=SEND_TIMEOUT,
+                allow_redirects=False,  # a redirect is a failure: it could point anywhere
+            )
     except requests.RequestException as exc:
-        return False, f"{type(exc).__name__}"
+        return False, f"{type(exc).__name__}: {exc}"
     return 200 <= answer.status_code < 300, f"HTTP {answer.status_code}"
 
 
 def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:
+    notify_guard.check_apprise(url)
     sender = apprise.Apprise()
     sender.add(url)
     lines = [notice["text"]]

@@ -401,11 +401,13 @@ class Referee:
                 delivery_id, "dropped", "the game moved past it", now, tried=False
             )
             return "dropped"
-        delivered, answer = notify.send(subscription, delivery_id, notice, now)
+        delivered, detail = notify.send(
+            subscription, delivery_id, notice, now, allow=self.subscriptions.allow
+        )
         if delivered:
-            self.subscriptions.finish(delivery_id, "delivered", answer, now)
+            self.subscriptions.finish(delivery_id, "delivered", "delivered", now)
             return "delivered"
-        return self.subscriptions.failed(claimed, answer, now)
+        return self.subscriptions.failed(claimed, detail, now)
 
     def due_deliveries(self, now: int | None = None) -> list[str]:
         """Deliveries whose time has come (first attempts, retries, reminders)."""

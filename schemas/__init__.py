@@ -94,9 +94,17 @@ class DeliverySchema(Body):
     delivery_id = fields.String(metadata={"description": "the webhook-id header"})
     seq = fields.Integer()
     kind = fields.String()
-    status = fields.String(metadata={"description": "pending, delivered, failed or dropped"})
+    status = fields.String(
+        metadata={
+            "description": "pending, delivered, failed (to be tried again at next_at),"
+            " gave_up (no more attempts) or dropped (the game moved past it)"
+        }
+    )
     attempts = fields.Integer()
-    answer = fields.String(allow_none=True, metadata={"description": "what the target answered"})
+    answer = fields.String(
+        allow_none=True,
+        metadata={"description": "the referee's word on it, never what the target answered"},
+    )
     created_at = fields.Integer()
     updated_at = fields.Integer()
     next_at = fields.Integer()

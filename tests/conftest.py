@@ -31,8 +31,13 @@ FIRST = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """tmp_path on the memory file system when there is one and no TMPDIR or --basetemp
-    says otherwise (pytest still numbers and cleans its directories there)."""
+    """Notifications may reach loopback, for the whole suite; and tmp_path on the memory
+    file system when there is one and no TMPDIR or --basetemp says otherwise (pytest
+    still numbers and cleans its directories there)."""
+    # the tests' receivers (tests/receiver.py, a local SMTP server) listen on loopback,
+    # which the referee refuses by default; `referee serve` and workers started by tests
+    # inherit this. tests/api/test_notify_guard.py clears it to test the refusals.
+    os.environ.setdefault("REFEREE_NOTIFY_ALLOW", "127.0.0.0/8,::1")
     if config.option.basetemp or "TMPDIR" in os.environ:
         return
     if MEMORY_TMP.is_dir() and os.access(MEMORY_TMP, os.W_OK | os.X_OK):

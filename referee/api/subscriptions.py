@@ -33,7 +33,9 @@ def subscriber(game_id: str) -> str:
 def subscribe(body, game_id: str):
     """Subscribe a target to your notices of this game: a seat's tell it only what it
     may see, the moderator's what the moderator sees. A webhook's signing secret is in
-    this answer only."""
+    this answer only. The target must resolve to public addresses (400
+    subscription/not_public); 5 per seat or moderator, 30 per game (409
+    subscription/too_many)."""
     return referee().subscriptions.subscribe(game_id, subscriber(game_id), body)
 
 
@@ -66,7 +68,8 @@ def rotate(game_id: str, subscription_id: str):
 @bp.response(200, DeliverySchema(many=True))
 @_document_errors
 def deliveries(game_id: str, subscription_id: str):
-    """The delivery log: each notice, its status, attempts and what the target answered."""
+    """The delivery log: each notice, its status (delivered, failed and to be tried
+    again, gave up...) and attempts; never what the target answered."""
     return referee().subscriptions.deliveries(game_id, subscriber(game_id), subscription_id)
 
 

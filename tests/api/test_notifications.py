@@ -15,7 +15,7 @@ from receiver import Receiver
 from standardwebhooks.webhooks import Webhook
 
 from referee.app import create_app
-from referee.notify import BACKOFF
+from referee.notify import BACKOFF, GIVE_UP_AFTER
 
 T0 = 1_800_000_000
 HOUR = 3600
@@ -101,6 +101,8 @@ def test_a_500_twice_then_200_is_delivered_on_the_third_attempt(client, referee,
     receiver.answers = [500, 500]
     play_first(client, game_id, auth)
     assert send_due(referee, T0) == ["retrying"]
+    (retried,) = deliveries(client, game_id, auth[1], sub)
+    assert retried["status"] == "failed" and retried["next_at"] == T0 + BACKOFF[0]
     assert send_due(referee, T0 + BACKOFF[0] - 1) == []  # not before its backoff
     assert send_due(referee, T0 + BACKOFF[0]) == ["retrying"]
     assert send_due(referee, T0 + BACKOFF[0] + BACKOFF[1]) == ["delivered"]
@@ -108,7 +110,7 @@ def test_a_500_twice_then_200_is_delivered_on_the_third_attempt(client, referee,
     assert len(receiver.got) == 3 and len(ids) == 1  # one notice, one id: a receiver dedupes
     (logged,) = deliveries(client, game_id, auth[1], sub)
     assert logged["status"] == "delivered" and logged["attempts"] == 3
-    assert logged["answer"] == "HTTP 200"
+    assert logged["answer"] == "delivered"
 
 
 def test_a_target_failing_through_the_schedule_is_disabled_and_says_why(
@@ -124,9 +126,14 @@ def test_a_target_failing_through_the_schedule_is_disabled_and_says_why(
         now += wait
         outcomes += send_due(referee, now)
     assert outcomes == ["retrying"] * len(BACKOFF) + ["failed"]
-    assert now - T0 > 20 * HOUR  # spread over about a day
+    assert now - T0 == GIVE_UP_AFTER and 5 * HOUR < GIVE_UP_AFTER <= 6 * HOUR
+    assert send_due(referee, now + 30 * 86400) == []  # no attempt after the last
+    assert len(receiver.got) == len(BACKOFF) + 1
     (shown,) = client.get(f"/games/{game_id}/subscriptions", headers=auth[1]).get_json()
-    assert shown["active"] is False and "HTTP 503" in shown["disabled_reason"]
+    assert shown["active"] is False and "8 attempts over 5.6 hours" in shown["disabled_reason"]
+    assert "503" not in shown["disabled_reason"]  # what the target said is not told
+    (gave_up,) = deliveries(client, game_id, auth[1], sub)
+    assert gave_up["status"] == "gave_up" and "503" not in json.dumps(gave_up)
     play_first(client, game_id, auth)  # nothing more is recorded for a disabled one
     assert len(deliveries(client, game_id, auth[1], sub)) == 1
     path = f"/games/{game_id}/subscriptions/{sub['subscription_id']}/deliveries"

@@ -39,8 +39,8 @@ schema = schemathesis.openapi.from_wsgi("/openapi.json", APP, config=CONFIG).exc
 # bodies whose validity the document cannot state (docs/decisions.md): a command's fields
 # are checked against its ruleset and the game's seats (a seat number past the last, a
 # blank announcement), a dispute's amendment against the game's log, an import is a
-# whole log, a notification URL is one Apprise knows. The document gives their shapes; a
-# refusal names the field, with 400.
+# whole log, a notification URL is one Apprise knows and resolves to public addresses.
+# The document gives their shapes; a refusal names the field, with 400.
 GAME_DEPENDENT = {
     ("POST", "/games/{game_id}/commands"),
     ("POST", "/games/{game_id}/disputes"),
