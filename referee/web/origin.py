@@ -19,9 +19,7 @@ Site = tuple[str, str, int]
 class CrossSite(Forbidden):
     """A form another site's page sent."""
 
-    description = (
-        "This form must be sent from this site's own pages; it came from another site."
-    )
+    description = "This form must be sent from this site's own pages; it came from another site."
 
 
 def check(request: Request) -> None:

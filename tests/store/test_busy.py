@@ -230,3 +230,43 @@ def wait_until(check, what: str) -> float:
         time.sleep(0.001)
     return time.monotonic()
 
+
+def test_a_command_queued_behind_this_processs_commands_answers_503(busy_app):
+    app, _ = busy_app
+    client = app.test_client()
+    played = client.post("/games", json=GAME).get_json()
+    game_id, token = played["game_id"], played["moderator_token"]
+    url = f"/games/{game_id}/commands"
+    version = client.get(f"/games/{game_id}").get_json()["version"]
+    queues = app.extensions["referee"].queues
+    with queues.head(game_id, deadline=time.monotonic() + WITHIN):  # a command in its turn
+        body = {"type": "announce", "text": "later"}
+        answer = client.post(url, json=body, headers=bearer(token))
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+    assert answer.get_json()["error"]["code"] == "store/busy"
+    assert client.get(f"/games/{game_id}/events").get_json()["version"] == version
+    assert len(queues) == 0
+
+
+def test_a_commands_store_wait_ends_when_its_queue_wait_would_have(busy_app):
+    app, _ = busy_app
+    client = app.test_client()
+    played = client.post("/games", json=GAME).get_json()
+    store = app.extensions["referee"].store
+    append, given = store.append, []
+
+    def spied(*args, **kwargs):
+        given.append(kwargs["deadline"])
+        return append(*args, **kwargs)
+
+    store.append = spied
+    asked = time.monotonic()
+    body = {"type": "announce", "text": "now"}
+    answer = client.post(
+        f"/games/{played['game_id']}/commands",
+        json=body,
+        headers=bearer(played["moderator_token"]),
+    )
+    answered = time.monotonic()
+    assert answer.status_code == 201
+    assert asked + BUSY <= given[0] <= answered + BUSY
