@@ -33,13 +33,16 @@ from .live import Herald, Hub
 from .loop import beside_loop
 from .names import name_problem
 from .notify import Subscriptions
+from .queues import GameQueues
 from .store import EventStore, IdempotentReplay
 
 Viewer = int | str | None
 REFEREE_ONLY = frozenset(
     {*rounds.REFEREE_COMMANDS, *clocks.REFEREE_COMMANDS, *engine_disputes.REFEREE_COMMANDS}
 )
-RETRIES = 3
+# how many times a command that names no version is decided again after losing a race
+# (only to another process: this process's commands on a game queue, referee/queues.py)
+RETRIES = 10
 ROUND_OUTCOMES = {
     "rule/no_round_open": "not_open",
     "rule/wrong_round": "not_open",
@@ -138,6 +141,7 @@ class Referee:
         self.scheduler = scheduler
         self.herald = herald or Herald(Hub())  # tells live streams a log grew
         self.latest = LatestStates()
+        self.queues = GameQueues()  # this process's commands on one game, one at a time
         self.subscriptions = Subscriptions(store, lambda: self.clock())
         self.public_url: str | None = None  # where people reach the service (images in notices)
 
@@ -253,6 +257,24 @@ class Referee:
     def _run(self, run: "Run") -> tuple[int, dict[str, Any]]:
         seed = self.store.seed(run.game_id)
         now = run.now if run.now is not None else self.clock()
+        # one deadline for every wait of the command: its queue, then the store's lock
+        deadline = self.store.deadline()
+        with self.queues.head(run.game_id, deadline=deadline):
+            done = self._decided(run, seed, now, deadline)
+            self.latest.put(run.game_id, done.after)
+        self.herald.announce(run.game_id, done.after["seq"])
+        self._notify(run.game_id, done.before, done.after, done.events)
+        self._maybe_snapshot(run.game_id, done.before["seq"], done.after)
+        self.schedule(run.game_id, done.records, done.due)
+        self._forked(done.prepared)
+        status, body = done.respond(done.events)
+        if done.tokens:  # shown once, here: a resend under the same key does not repeat it
+            body = {**body, "token": next(iter(done.tokens.values()))}
+        return status, body
+
+    def _decided(self, run: "Run", seed: str, now: int, deadline: float) -> "Appended":
+        """Read, decide, append; decided again on the newer state when a command of
+        another process got in first, unless this one names its expected version."""
         for attempt in range(RETRIES):
             state = self.state(run.game_id)
             if run.key is not None:  # after the read: a recorded twin is in the state or here
@@ -267,14 +289,13 @@ class Referee:
                 )
             check_sender(state, run.viewer, run.command)
             prepared = self._prepared(run, state, seed, now)
-            command = prepared.command
-            records, after = game.step(state, run.viewer, command, seed)
+            records, after = game.step(state, run.viewer, prepared.command, seed)
             due = self.due_of(after, records, now)
             respond = _responder(
                 run.viewer, game.is_over(after), game.warnings(state, records), prepared.report
             )
             idem = (role_name(run.viewer), run.key, run.request, respond) if run.key else None
-            tokens = _new_tokens(run.viewer, command)
+            tokens = _new_tokens(run.viewer, prepared.command)
             try:
                 events = self.store.append(
                     run.game_id,
@@ -284,21 +305,14 @@ class Referee:
                     tokens=tokens,
                     due=due,
                     fork=prepared.fork,
+                    deadline=deadline,
                 )
-            except Conflict:
-                if run.expected is not None or attempt == RETRIES - 1:
+            except Conflict as lost:
+                named = run.expected is not None
+                if lost.code != "store/version_conflict" or named or attempt == RETRIES - 1:
                     raise
                 continue
-            self.latest.put(run.game_id, after)
-            self.herald.announce(run.game_id, after["seq"])
-            self._notify(run.game_id, state, after, events)
-            self._maybe_snapshot(run.game_id, state["seq"], after)
-            self.schedule(run.game_id, records, due)
-            self._forked(prepared)
-            status, body = respond(events)
-            if tokens:  # shown once, here: a resend under the same key does not repeat it
-                body = {**body, "token": next(iter(tokens.values()))}
-            return status, body
+            return Appended(state, after, records, events, due, prepared, respond, tokens)
         raise AssertionError("unreachable")
 
     def _prepared(self, run: "Run", state: game.State, seed: str, now: int) -> disputes.Prepared:
@@ -562,6 +576,20 @@ class Run:
     key: str | None
     request: str  # the digest of the command and expected version, when `key` is set
     now: int | None
+
+
+@dataclass(frozen=True)
+class Appended:
+    """A command's batch as stored, and what the shell does with it after."""
+
+    before: game.State
+    after: game.State
+    records: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    due: dict[str, Any] | None
+    prepared: disputes.Prepared
+    respond: Callable[[list[dict[str, Any]]], tuple[int, dict[str, Any]]]
+    tokens: dict[str, str]
 
 
 def due_row(state: game.State) -> dict[str, Any] | None:

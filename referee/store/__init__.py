@@ -28,8 +28,8 @@ Event = dict[str, Any]
 Tail = tuple[int, str, str]  # a game's last seq, its hash and its time
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
-# how long a writer waits for the write lock (this process's writers, then SQLite's, when
-# another process holds it) before the request is answered 503 store/busy
+# how long a writer waits for the write lock in all (behind this process's writers, then
+# another process's, then SQLite's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
 
 
@@ -128,30 +128,36 @@ class EventStore:
             held = self._writer = (os.getpid(), self._connect(any_thread=True))
         return held[1]
 
+    def deadline(self, given: float | None = None) -> float:
+        """When a write asked now must have the write lock (time.monotonic()), or Busy:
+        `busy_seconds` from now, unless the caller started waiting earlier."""
+        return given if given is not None else time.monotonic() + self.busy_seconds
+
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, *, deadline: float | None = None) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any error.
 
         Writers in this process queue on a lock, and processes take their turns by the
         lock file, rather than in SQLite's busy handler, which sleeps with back-off and
-        leaves the write lock idle between commits.
+        leaves the write lock idle between commits. Every wait shares one deadline.
         """
-        if not self._write_lock.acquire(timeout=self.busy_seconds):
+        deadline = self.deadline(deadline)
+        if not self._write_lock.acquire(timeout=_left(deadline)):
             raise _busy()
         try:
             conn = self._writing()
-            with self._committed(conn):
+            with self._committed(conn, deadline):
                 yield conn
         finally:
             self._write_lock.release()
 
     @contextmanager
-    def _committed(self, conn: sqlite3.Connection) -> Iterator[None]:
+    def _committed(self, conn: sqlite3.Connection, deadline: float) -> Iterator[None]:
         """The writing process's turn, BEGIN IMMEDIATE ... COMMIT, rolled back on any
-        error (the caller holds the write lock)."""
+        error (the caller holds the write lock); no wait goes past `deadline`."""
         try:
-            self._writers.acquire(self.busy_seconds)
-            _begin(conn)
+            self._writers.acquire(deadline)
+            _begin(conn, deadline, self.busy_seconds)
             try:
                 yield
                 if self.before_commit is not None:
@@ -213,8 +219,11 @@ class EventStore:
         tokens: dict[str, str] | None = None,
         due: dict[str, Any] | None = None,
         fork: NewFork | None = None,
+        deadline: float | None = None,
     ) -> list[Event]:
-        """Append records after seq `expected`, or raise Conflict if the game moved on.
+        """Append records after seq `expected`, or raise Conflict if the game moved on;
+        Busy (nothing written) if the write lock is not had by `deadline`
+        (time.monotonic(); `busy_seconds` from now without one).
 
         With `idempotency` = (role, key, request digest, respond), the response made
         by `respond(events)` is stored in the same transaction under that key; `tokens`
@@ -227,15 +236,17 @@ class EventStore:
         savepoint of one transaction, and commits once; each writer gets its own result
         or error after that commit, as if it had committed alone.
         """
-        job = _Append(game_id, expected, records, idempotency, tokens, due, fork)
+        job = _Append(
+            game_id, expected, records, idempotency, tokens, due, fork, self.deadline(deadline)
+        )
         with self._waiting_lock:
             self._waiting.append(job)
-        if not self._write_lock.acquire(timeout=self.busy_seconds):
+        if not self._write_lock.acquire(timeout=_left(job.deadline)):
             with self._waiting_lock:
                 if job in self._waiting:  # no writer took it: nothing was written
                     self._waiting.remove(job)
                     raise _busy()
-            job.done.wait()  # a writer took it and is committing it now
+            job.done.wait()  # a writer took it: it commits by the batch's first deadline
             return job.outcome()
         try:
             if not job.done.is_set():
@@ -248,9 +259,11 @@ class EventStore:
         """Every waiting append in one transaction (the write lock held)."""
         with self._waiting_lock:
             batch, self._waiting = self._waiting, []
+        # the batch waits no longer than its earliest writer may
+        deadline = min(job.deadline for job in batch)
         try:
             conn = self._writing()
-            with self._committed(conn):
+            with self._committed(conn, deadline):
                 for job in batch:
                     self._run(conn, job)
         except BaseException as exc:  # nothing of the batch was written
@@ -643,21 +656,21 @@ class ProcessLock:
         self._pid = 0  # a forked process opens its own (a lock is per open file)
         self._held = False
 
-    def acquire(self, seconds: float) -> None:
-        """Take the lock within `seconds`, else Busy (called under the write lock)."""
+    def acquire(self, deadline: float) -> None:
+        """Take the lock by `deadline` (time.monotonic()), else Busy (called under the
+        write lock)."""
         if self.path is None:
             return
         if self._file is None or self._pid != os.getpid():
             self._file = open(self.path, "a+")  # noqa: SIM115 - held for the process's life
             self._pid = os.getpid()
-        give_up = time.monotonic() + seconds
         while True:
             try:
                 fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 self._held = True
                 return
             except BlockingIOError:
-                if time.monotonic() >= give_up:
+                if time.monotonic() >= deadline:
                     raise _busy() from None
                 time.sleep(self.POLL)
 
@@ -678,6 +691,7 @@ class _Append:
     tokens: dict[str, str] | None
     due: dict[str, Any] | None
     fork: NewFork | None
+    deadline: float  # time.monotonic() by which it must have the write lock, or Busy
     events: list[Event] | None = None
     error: BaseException | None = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -689,15 +703,24 @@ class _Append:
         return self.events
 
 
-def _begin(conn: sqlite3.Connection) -> None:
-    """BEGIN IMMEDIATE, waiting up to the connection's busy timeout for another process's
-    write lock; Busy when it is still held."""
+def _begin(conn: sqlite3.Connection, deadline: float, usual: float) -> None:
+    """BEGIN IMMEDIATE, waiting for a writer that knows nothing of the lock file no later
+    than `deadline` (SQLite's busy timeout set to what is left of it, then back to
+    `usual` seconds for the connection's reads); Busy when it is still held."""
+    conn.execute(f"PRAGMA busy_timeout = {int(_left(deadline) * 1000)}")
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
         if _is_busy(exc):
             raise _busy() from exc
         raise
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000)}")
+
+
+def _left(deadline: float) -> float:
+    """Seconds until `deadline` (time.monotonic()), never below 0."""
+    return max(0.0, deadline - time.monotonic())
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:

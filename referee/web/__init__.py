@@ -1,17 +1,19 @@
 """The browser pages: moderator, player and spectator pages over the Referee service.
 
-Security (docs/pages.md): invite tokens live in HttpOnly SameSite=Strict cookies, every
-form carries a CSRF token (Flask-WTF), pages send a Content-Security-Policy without
-inline scripts, and nothing is sent as a Referer."""
+Security (docs/pages.md): every cookie (the session's, the invite tokens') is HttpOnly,
+SameSite=Strict and Secure over HTTPS; a form another site sent is refused and every form
+carries a CSRF token (Flask-WTF); pages send a Content-Security-Policy without inline
+scripts, and no Referer ever leaves the site."""
 
 import json
 import os
 from typing import Any
 
 from flask import Flask, Response, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from . import pages, replay, secret
+from . import origin, pages, replay, secret
 
 csrf = CSRFProtect()
 
@@ -35,10 +37,13 @@ def init_app(app: Flask) -> None:
         app.config["SECRET_KEY"] = os.environ.get("REFEREE_SECRET_KEY") or secret.key_beside(
             app.config["REFEREE_DB"]
         )
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Strict")
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    # forms stay open for days in a play-by-post game; and with no Referer sent, the
-    # HTTPS Referer check would refuse every form (SameSite cookies and the token guard)
+    # set, not defaulted: Flask's own defaults hold these keys already (SameSite unset)
+    app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.session_interface = SessionCookie()
+    # forms stay open for days in a play-by-post game; and the HTTPS Referer check is
+    # off: the Origin check (origin.py) does its work, also for a browser that sends no
+    # Referer (SameSite cookies and the token guard)
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)
     app.config.setdefault("WTF_CSRF_SSL_STRICT", False)
     app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)  # the API takes tokens, not cookies
@@ -48,24 +53,42 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["sentence"] = sentence
     app.register_blueprint(pages.bp)
     app.register_blueprint(replay.bp)
-    app.register_error_handler(CSRFError, _csrf_refused)
+    app.register_error_handler(CSRFError, _refused)
+    app.register_error_handler(origin.CrossSite, _refused)
     app.after_request(_headers)
 
 
+class SessionCookie(SecureCookieSessionInterface):
+    """Flask's signed session cookie, Secure whenever the request came over HTTPS (as the
+    invite cookies are), so it works on plain http://127.0.0.1 too."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
 @pages.bp.before_request
-def _check_csrf() -> None:
+def _check_form() -> None:
     if request.method == "POST":
-        csrf.protect()
+        protect()
 
 
-def _csrf_refused(error: CSRFError) -> Any:
+def protect() -> None:
+    """Refuse a form another site sent (403), then one without its CSRF token (400)."""
+    origin.check(request)
+    csrf.protect()
+
+
+def _refused(error: CSRFError | origin.CrossSite) -> Any:
     page = render_template("refused.html", reason=error.description)
-    return Response(page, 400)
+    return Response(page, error.code or 400)
 
 
 def _headers(response: Response) -> Response:
-    """No Referer ever; pages (HTML) also get the Content-Security-Policy."""
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    """No Referer to another site; pages (HTML) also get the Content-Security-Policy.
+
+    `same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null`
+    with the site's own forms, which the origin check must refuse."""
+    response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html" and not request.path.startswith("/docs"):
         response.headers.setdefault("Content-Security-Policy", POLICY)

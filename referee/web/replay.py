@@ -146,13 +146,14 @@ def checks_of(showing: Showing) -> list[Check]:
 
 @bp.before_request
 def _guard() -> None:
-    """An upload may be as large as an import; every form carries its CSRF token."""
+    """An upload may be as large as an import; a form comes from this site and carries
+    its CSRF token."""
     if request.endpoint == "replay.upload":
         request.max_content_length = _upload_limit()
     if request.method == "POST":
-        from . import csrf
+        from . import protect
 
-        csrf.protect()
+        protect()
 
 
 @bp.errorhandler(413)

@@ -1,11 +1,15 @@
 """Another process holding the write lock: a writer waits a bounded time, then the store
-says busy (503 store/busy with Retry-After over HTTP) and nothing is written."""
+says busy (503 store/busy with Retry-After over HTTP) and nothing is written. The bound is
+one deadline for all its waits: behind this process's writers, the lock file, SQLite."""
 
 import sqlite3
+import threading
+import time
 from contextlib import contextmanager
 
 import pytest
 
+import referee.store as store_module
 from referee.app import create_app
 from referee.engine import game
 from referee.engine.errors import Busy
@@ -98,3 +102,171 @@ def test_a_snapshot_is_skipped_while_the_store_is_busy(tmp_path, referee_game):
     with write_lock_held(store.path):
         busy.save_snapshot(game_id, 1, {"any": "state"}, "0" * 64)  # no error, no wait past BUSY
     assert busy.latest_snapshot(game_id) is None
+
+
+# --- one deadline: a write waits busy_seconds in all, however many locks it waits for
+
+
+def waits_seen(monkeypatch) -> dict[str, list]:
+    """The deadline each wait for another process gets (the lock file, then SQLite's
+    busy timeout as the statements set it before BEGIN IMMEDIATE)."""
+    seen: dict[str, list] = {"lock_file": [], "begin": [], "statements": []}
+    acquire, begin = store_module.ProcessLock.acquire, store_module._begin
+
+    def lock_file(self, deadline):
+        seen["lock_file"].append(deadline)
+        return acquire(self, deadline)
+
+    def sqlite_begin(conn, *args):
+        seen["begin"].append(args[0] if args else None)
+        conn.set_trace_callback(seen["statements"].append)
+        try:
+            return begin(conn, *args)
+        finally:
+            conn.set_trace_callback(None)
+
+    monkeypatch.setattr(store_module.ProcessLock, "acquire", lock_file)
+    monkeypatch.setattr(store_module, "_begin", sqlite_begin)
+    return seen
+
+
+def busy_timeouts(statements: list[str]) -> list[int]:
+    """The milliseconds of every `PRAGMA busy_timeout = N` among the statements."""
+    return [int(s.split("=")[1]) for s in statements if s.startswith("PRAGMA busy_timeout")]
+
+
+def test_every_wait_of_an_append_shares_the_deadline_it_was_given(referee_game, monkeypatch):
+    store, game_id, records = referee_game
+    seen = waits_seen(monkeypatch)
+    deadline = time.monotonic() + 0.05  # long enough for a free lock, far less than busy
+    store.append(game_id, store.version(game_id), records, deadline=deadline)
+    assert seen["lock_file"] == [deadline] and seen["begin"] == [deadline]
+    waited, usual = busy_timeouts(seen["statements"])
+    assert waited <= 50  # what is left of the 0.05 s, not the store's busy_seconds
+    assert usual == int(store.busy_seconds * 1000)  # then back, for the connection's reads
+
+
+def test_without_a_deadline_a_write_has_busy_seconds_from_when_it_asked(referee_game, monkeypatch):
+    store, game_id, records = referee_game
+    seen = waits_seen(monkeypatch)
+    asked = time.monotonic()
+    store.append(game_id, store.version(game_id), records)
+    answered = time.monotonic()
+    for deadline in (*seen["lock_file"], *seen["begin"]):
+        assert asked + store.busy_seconds <= deadline <= answered + store.busy_seconds
+    with store.transaction():
+        pass
+    assert seen["lock_file"][-1] <= time.monotonic() + store.busy_seconds
+
+
+def test_a_writer_queued_here_then_behind_another_process_waits_what_is_left(
+    referee_game, monkeypatch
+):
+    """The finding: queued behind this process's writers for most of busy_seconds, then
+    behind another process's write lock for busy_seconds again. Now the second wait
+    gets only what is left of the first, and nothing is written."""
+    store, game_id, records = referee_game
+    busy = EventStore(store.path, busy_seconds=BUSY_HERE)
+    version = busy.version(game_id)
+    seen = waits_seen(monkeypatch)
+    outcome: list = []
+    asked = time.monotonic()
+    busy._write_lock.acquire()  # this process's other writer
+    writer = threading.Thread(target=lambda: outcome.append(attempt(busy, game_id, records)))
+    with write_lock_held(store.path):  # and another process's
+        writer.start()
+        queued = wait_until(lambda: busy._waiting, "the append to queue")
+        time.sleep(BUSY_HERE / 2)  # the other writer holds the lock for half of it
+        released = time.monotonic()
+        busy._write_lock.release()
+        writer.join(WITHIN)
+    assert isinstance(outcome[0], Busy)
+    assert busy.version(game_id) == version
+    for deadline in (*seen["lock_file"], *seen["begin"]):
+        assert asked + BUSY_HERE <= deadline <= queued + BUSY_HERE
+    if seen["begin"]:  # else the first wait had used it all, and no second wait began
+        waited = busy_timeouts(seen["statements"])[0]
+        assert waited <= max(0.0, queued + BUSY_HERE - released) * 1000
+
+
+def test_a_batch_waits_no_longer_than_its_earliest_writer_may(referee_game, monkeypatch):
+    store, game_id, records = referee_game
+    version = store.version(game_id)
+    seen = waits_seen(monkeypatch)
+    now = time.monotonic()
+    deadlines = [now + 60, now + 30]
+    store._write_lock.acquire()
+    writers = [
+        threading.Thread(target=attempt, args=(store, game_id, records, d)) for d in deadlines
+    ]
+    for writer in writers:
+        writer.start()
+    wait_until(lambda: len(store._waiting) == 2, "both appends to queue")
+    store._write_lock.release()
+    for writer in writers:
+        writer.join(WITHIN)
+    assert seen["lock_file"] == [now + 30] and seen["begin"] == [now + 30]
+    assert store.version(game_id) == version + len(records)  # one won, one conflicted
+
+
+BUSY_HERE = 1.0
+WITHIN = 60  # seconds: a bound for a failing test only
+
+
+def attempt(store: EventStore, game_id: str, records: list, deadline: float | None = None):
+    """An append's events, or the error it raised."""
+    given = {} if deadline is None else {"deadline": deadline}
+    try:
+        return store.append(game_id, records[0]["seq"] - 1, records, **given)
+    except Exception as error:  # noqa: BLE001 - the test looks at it
+        return error
+
+
+def wait_until(check, what: str) -> float:
+    """The moment `check()` first held (polled; WITHIN bounds a failing test only)."""
+    give_up = time.monotonic() + WITHIN
+    while not check():
+        assert time.monotonic() < give_up, f"waited {WITHIN} s for {what}"
+        time.sleep(0.001)
+    return time.monotonic()
+
+
+def test_a_command_queued_behind_this_processs_commands_answers_503(busy_app):
+    app, _ = busy_app
+    client = app.test_client()
+    played = client.post("/games", json=GAME).get_json()
+    game_id, token = played["game_id"], played["moderator_token"]
+    url = f"/games/{game_id}/commands"
+    version = client.get(f"/games/{game_id}").get_json()["version"]
+    queues = app.extensions["referee"].queues
+    with queues.head(game_id, deadline=time.monotonic() + WITHIN):  # a command in its turn
+        body = {"type": "announce", "text": "later"}
+        answer = client.post(url, json=body, headers=bearer(token))
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "1"
+    assert answer.get_json()["error"]["code"] == "store/busy"
+    assert client.get(f"/games/{game_id}/events").get_json()["version"] == version
+    assert len(queues) == 0
+
+
+def test_a_commands_store_wait_ends_when_its_queue_wait_would_have(busy_app):
+    app, _ = busy_app
+    client = app.test_client()
+    played = client.post("/games", json=GAME).get_json()
+    store = app.extensions["referee"].store
+    append, given = store.append, []
+
+    def spied(*args, **kwargs):
+        given.append(kwargs["deadline"])
+        return append(*args, **kwargs)
+
+    store.append = spied
+    asked = time.monotonic()
+    body = {"type": "announce", "text": "now"}
+    answer = client.post(
+        f"/games/{played['game_id']}/commands",
+        json=body,
+        headers=bearer(played["moderator_token"]),
+    )
+    answered = time.monotonic()
+    assert answer.status_code == 201
+    assert asked + BUSY <= given[0] <= answered + BUSY

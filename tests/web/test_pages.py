@@ -123,7 +123,7 @@ def test_an_invite_link_becomes_a_strict_http_only_cookie_and_leaves_the_url(app
     cookie = answer.headers["Set-Cookie"]
     assert cookie.startswith(f"{cookie_name(game_id)}=")
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
-    assert answer.headers["Referrer-Policy"] == "no-referrer"
+    assert answer.headers["Referrer-Policy"] == "same-origin"  # no Referer leaves the site
     welcome = browser.get(answer.headers["Location"]).get_data(as_text=True)
     assert "token" not in welcome
     shown = browser.get(f"/g/{game_id}").get_data(as_text=True)
