@@ -31,8 +31,13 @@ FIRST = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """tmp_path on the memory file system when there is one and no TMPDIR or --basetemp
-    says otherwise (pytest still numbers and cleans its directories there)."""
+    """Rate limits off; tmp_path on the memory file system when there is one and no
+    TMPDIR or --basetemp says otherwise (pytest still numbers and cleans its directories
+    there)."""
+    # the service limits each client address by default, and the suite is one client that
+    # sends far more than a person: off here, and in the servers and workers it starts
+    # (they inherit it); the limits' own tests turn them on, and one proves the default
+    os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
     if config.option.basetemp or "TMPDIR" in os.environ:
         return
     if MEMORY_TMP.is_dir() and os.access(MEMORY_TMP, os.W_OK | os.X_OK):

@@ -21,8 +21,9 @@ from replays.log import LogLineError, parse
 from replays.receipts import Held, ReceiptError, holds, read_receipts
 from replays.verify import Report, verify_events
 
+from .. import limits
 from ..engine import registry
-from ..engine.errors import Forbidden, NotFound, RefereeError
+from ..engine.errors import Forbidden, NotFound, RefereeError, StoreFull, StoreUnavailable
 from ..engine.events import MODERATOR
 from ..imports import import_log
 from ..recent import Recent
@@ -32,8 +33,10 @@ from . import pages, present, story
 from .changes import changes
 
 bp = Blueprint("replay", __name__, url_prefix="/replay")
+bp.register_error_handler(StoreFull, pages.store_trouble)
+bp.register_error_handler(StoreUnavailable, pages.store_trouble)
 FEED_AT_MOST = 200  # the newest sentences a step shows (the log has them all)
-UPLOADS_KEPT, UPLOAD_SECONDS = 100, 86400  # uploaded logs: how many, and for how long
+UPLOAD_SECONDS = 86400  # an uploaded log is kept a day at most (and within the budgets)
 THEATRES_KEPT = 16  # logs held in this process, stepped through
 
 
@@ -151,32 +154,53 @@ def _guard() -> None:
 @bp.errorhandler(413)
 def _too_large(_error):
     problem = f"This log is larger than this host takes ({_upload_limit():,} bytes)."
-    return render_template("replay_upload.html", limit=_upload_limit(), problem=problem), 413
+    return _upload_page(problem, 413, "request/too_large")
 
 
 @bp.get("")
 def start():
     """Upload a log to replay and check it."""
-    return render_template("replay_upload.html", limit=_upload_limit())
+    return _upload_page()
 
 
 @bp.post("")
 def upload():
-    """An uploaded log: kept a day (not a game) so its page can be stepped through."""
+    """An uploaded log: kept (not a game) within the host's upload budgets, so its page
+    can be stepped through."""
     sent = request.files.get("log")
     data = sent.read(_upload_limit() + 1) if sent else b""
     problem = _upload_problem(data)
     if problem:
-        return render_template("replay_upload.html", limit=_upload_limit(), problem=problem), 400
+        return _upload_page(problem, 400, "replay/upload_invalid")
     digest = hashlib.sha256(data).hexdigest()
-    now = referee().clock()
-    referee().store.keep_upload(digest, data, now, kept=UPLOADS_KEPT, seconds=UPLOAD_SECONDS)
-    showing = showing_upload(digest)
+    config = current_app.config
+    try:
+        referee().store.keep_upload(
+            digest,
+            data,
+            referee().clock(),
+            client=limits.client(),
+            total_bytes=config["UPLOAD_TOTAL_BYTES"],
+            client_bytes=config["UPLOAD_CLIENT_BYTES"],
+            seconds=UPLOAD_SECONDS,
+        )
+    except RefereeError as refused:  # over the budgets, or the disk refused it
+        said = refused.message[:1].upper() + refused.message[1:]
+        return _upload_page(f"{said}.", refused.status, refused.code)
+    # staged from the bytes in hand: reading them back from the store would copy them
+    showing = _stage().held(("upload", digest), lambda: _showing_bytes(data, digest))
     if showing.report.status != "invalid":
         return redirect(url_for("replay.page", digest=digest), 303)
     # the uploader holds the whole log: the bad event is shown whole
     bad = url_for("replay.page", digest=digest, at=showing.report.seq, **{"as": ALL})
     return redirect(bad, 303)
+
+
+def _upload_page(problem: str = "", status: int = 200, code: str = "") -> Response:
+    """The upload form, with why the last upload was refused."""
+    most = min(_upload_limit(), int(current_app.config["UPLOAD_CLIENT_BYTES"]))
+    page = render_template("replay_upload.html", limit=most, problem=problem, code=code)
+    return Response(page, status)
 
 
 def _upload_limit() -> int:
