@@ -607,15 +607,17 @@ class EventStore:
                 f" ({max(most, 0):,} bytes)",
                 {"bytes": len(log), "most_bytes": max(most, 0)},
             )
-        with self.transaction() as conn:
+        room = len(log) + UPLOAD_ROW_BYTES
+        with self.transaction() as conn:  # room made first: the file grows by no more
+            conn.execute("DELETE FROM uploads WHERE digest = ?", (digest,))  # sent again
+            dropped = _evict(conn, "WHERE uploaded_at < ?", (now - seconds,), 0)
+            dropped += _evict(conn, "WHERE client = ?", (client,), client_bytes - room)
+            dropped += _evict(conn, "", (), total_bytes - room)
             conn.execute(
-                "INSERT OR REPLACE INTO uploads (digest, uploaded_at, client, bytes, log)"
+                "INSERT INTO uploads (digest, uploaded_at, client, bytes, log)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (digest, now, client, len(log), log),
             )
-            dropped = _evict(conn, "WHERE uploaded_at < ?", (now - seconds,), 0)
-            dropped += _evict(conn, "WHERE client = ?", (client,), client_bytes)
-            dropped += _evict(conn, "", (), total_bytes)
         if len(log) + dropped >= WAL_TRUNCATE_BYTES:
             self._truncate_wal()
 

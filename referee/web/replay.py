@@ -38,6 +38,10 @@ bp.register_error_handler(StoreUnavailable, pages.store_trouble)
 FEED_AT_MOST = 200  # the newest sentences a step shows (the log has them all)
 UPLOAD_SECONDS = 86400  # an uploaded log is kept a day at most (and within the budgets)
 THEATRES_KEPT = 16  # logs held in this process, stepped through
+# ...and at most this much log among them: a parsed log takes some six times its size
+# in memory, so a large upload is held alone rather than beside fifteen others
+STAGE_BYTES = 64 << 20
+EVENT_BYTES = 1 << 10  # what a stored game's event counts for on the stage
 
 
 def referee() -> Referee:
@@ -53,6 +57,7 @@ class Showing:
     game_id: str
     upload: str | None = None  # the digest of an uploaded log
     checks: list[Check] = field(default_factory=list)
+    bytes: int = 0  # the log's size: what holding it on stage weighs
 
     @property
     def stage(self) -> Theatre:
@@ -72,7 +77,8 @@ class Showing:
 def _stage() -> Recent:
     """The logs this process has on stage: a stored game's keyed by its last hash (a log
     only grows), an upload's by its digest."""
-    return current_app.extensions.setdefault("replay_stage", Recent(THEATRES_KEPT))
+    stage = Recent(THEATRES_KEPT, weigh=lambda showing: showing.bytes, most=STAGE_BYTES)
+    return current_app.extensions.setdefault("replay_stage", stage)
 
 
 def showing_stored(game_id: str) -> Showing:
@@ -107,17 +113,20 @@ def _showing_bytes(data: bytes, digest: str) -> Showing:
         report = Report(status="invalid", seq=1, code="log/empty", reason="the log is empty")
         return Showing(None, report, "", digest)
     game_id = str(events[0].get("game_id", ""))
-    return _showing(events, game_id, digest)
+    return _showing(events, game_id, digest, len(data))
 
 
-def _showing(events: list[dict[str, Any]], game_id: str, upload: str | None = None) -> Showing:
+def _showing(
+    events: list[dict[str, Any]], game_id: str, upload: str | None = None, size: int = 0
+) -> Showing:
     report = verify_events(events)
     theatre = Theatre(game_id, events) if _foldable_start(events) else None
     if theatre is not None:
         theatre.check_playable()
         if theatre.playable == 0:
             theatre = None
-    return Showing(theatre, report, game_id, upload)
+    weight = 0 if theatre is None else size or len(events) * EVENT_BYTES  # what it holds
+    return Showing(theatre, report, game_id, upload, bytes=weight)
 
 
 def _foldable_start(events: list[dict[str, Any]]) -> bool:
