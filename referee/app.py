@@ -6,12 +6,12 @@ from typing import Any
 from flask import Flask
 
 from . import answers, api, games, health, limits, web  # noqa: F401  (games registers rulesets)
-from .live import Herald, Hub
+from .live import Gate, Herald, Hub
 from .service import Referee
-from .store import EventStore
+from .store import DEFAULT_PATH, EventStore
 
 DEFAULTS: dict[str, Any] = {
-    "REFEREE_DB": "var/referee.db",
+    "REFEREE_DB": DEFAULT_PATH,
     "SNAPSHOT_EVERY": 100,
     "SWEEP_SECONDS": 2.0,
     "API_TITLE": "referee",
@@ -36,6 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "UPLOAD_CLIENT_BYTES": 64 << 20,
     # free space on the database's file system below which readiness warns
     "DISK_FLOOR": health.DISK_FLOOR,
+    "STREAMS_PER_CLIENT": 32,  # live streams one client address holds in a web process
     # where people reach the service (https://referee.example.org): links to board images in
     # notifications; pages and the API use the address they were asked on when it is unset
     "PUBLIC_URL": None,
@@ -63,6 +64,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["PUBLIC_URL"] = os.environ["REFEREE_PUBLIC_URL"]
     if "REFEREE_STREAM_WAKE" in os.environ:
         app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
+    if "REFEREE_STREAMS_PER_CLIENT" in os.environ:
+        app.config["STREAMS_PER_CLIENT"] = limit_setting(os.environ["REFEREE_STREAMS_PER_CLIENT"])
     if test_config:
         app.config.from_mapping(test_config)
     _read_sizes(app)
@@ -73,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], herald=herald
     )
     app.extensions["referee"].public_url = app.config["PUBLIC_URL"]
+    app.extensions["stream_gate"] = Gate(app.config["STREAMS_PER_CLIENT"])
     api.init_app(app)
     web.init_app(app)
     limits.init_app(app)  # over the API's and the pages' routes
@@ -88,3 +92,10 @@ def _read_sizes(app: Flask) -> None:
     for name in ("UPLOAD_TOTAL_BYTES", "UPLOAD_CLIENT_BYTES"):
         app.config[name] = limits.size(app.config[name], name)
     health.floor_bytes(app.config["DISK_FLOOR"], 1 << 40)  # ValueError if it is not one
+
+
+def limit_setting(text: str) -> int | None:
+    """A limit from the environment: a number, or `off` (also 0 or none) for no limit."""
+    if text.strip().lower() in ("off", "0", "none", "no", "false"):
+        return None
+    return int(text)

@@ -15,13 +15,16 @@ import queue
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import redis
+from flask import Response, current_app, request
 
+from .engine.errors import TooMany
 from .health import broker_client
+from .recent import Recent
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +33,7 @@ STREAM_WAKE = 15.0  # seconds between a stream's looks at the store with no news
 LISTEN_WAIT = 5.0  # seconds a new stream waits, at most, for its process to be listening
 RECONNECT_MOST = 30.0  # the listener's backoff ceiling while Redis is gone
 GATHER_SECONDS = 0.02  # the publisher waits this long for more news to send at once
+SHARED_KEPT = 4096  # what the streams of a process read alike, by game, viewer and point
 
 
 class Hub:
@@ -39,6 +43,7 @@ class Hub:
         self._changed = threading.Condition()
         self._versions: dict[str, int] = {}
         self._looks: dict[str, int] = {}  # asks to look at the store whatever the seq
+        self._shared = Recent(SHARED_KEPT)
 
     def appended(self, game_id: str, seq: int) -> None:
         with self._changed:
@@ -51,6 +56,15 @@ class Hub:
         with self._changed:
             self._looks[game_id] = self._looks.get(game_id, 0) + 1
             self._changed.notify_all()
+
+    def shared(self, game_id: str, key: Any, build: Callable[[], Any]) -> Any:
+        """What `build()` makes for `key` on this game, made once for every stream that
+        asks alike (a thousand spectators woken by one move read the store once): kept
+        until news of the game comes, and a second at most, so a stream woken by the
+        clock alone, news lost, still reads the store anew."""
+        with self._changed:
+            mark = (self._versions.get(game_id, 0), self._looks.get(game_id, 0))
+        return self._shared.held((game_id, key, mark, int(time.monotonic())), build)
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """True once news says the game is past `after`, or to look again; False after
@@ -214,6 +228,61 @@ class Herald:
             heard = self._heard.setdefault(game_id, threading.Event())
         heard.set()
         self.hub.look(game_id)
+
+
+class Gate:
+    """The live streams this process holds per client address, at most `most` each (None:
+    no cap). Counted in the process: a client reaching several web processes holds up to
+    `most` on each."""
+
+    def __init__(self, most: int | None) -> None:
+        self.most = most
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def enter(self, address: str) -> Callable[[], None]:
+        """Count a new stream of `address`, or TooMany past the cap; the function that
+        lets it go (safe to call twice)."""
+        with self._lock:
+            held = self._held.get(address, 0)
+            if self.most is not None and held >= self.most:
+                raise TooMany(
+                    "stream/too_many",
+                    f"this address holds {held} live streams, the most one may; close one"
+                    " or try again later",
+                    {"most": self.most},
+                )
+            self._held[address] = held + 1
+        left = threading.Event()
+
+        def leave() -> None:
+            with self._lock:
+                if left.is_set():
+                    return
+                left.set()
+                self._held[address] -= 1
+                if not self._held[address]:
+                    del self._held[address]
+
+        return leave
+
+    def held(self, address: str) -> int:
+        """The streams `address` holds here now."""
+        with self._lock:
+            return self._held.get(address, 0)
+
+
+def held_stream(lines: Any) -> Response:
+    """A live stream's response, counted against its client's cap (429 past it) until
+    the server closes it, however the client went."""
+    leave = current_app.extensions["stream_gate"].enter(request.remote_addr or "-")
+    answer = Response(
+        lines,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+    answer.call_on_close(leave)
+    return answer
 
 
 def _text(value: Any) -> str:

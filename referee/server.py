@@ -1,15 +1,17 @@
-"""The production HTTP server: gunicorn with threaded workers (docs/deployment.md says why).
+"""The production HTTP server: gunicorn with gevent workers (docs/deployment.md says why).
 
-Each process answers requests on a pool of threads; a live event stream holds one thread
-while it is open, so the threads bound the streams a process can hold. Connections that
-send nothing wait in the process's poller, not on a thread, and are closed after the
-keep-alive timeout. Errors gunicorn answers itself, before the app (a request line too
-long: 414; headers too large: 431; a malformed request: 400), are JSON like the app's."""
+Each process serves every connection it holds on a greenlet of one event loop: a live
+event stream, a client still sending its headers and an idle keep-alive connection each
+cost a few kilobytes, not a thread, so thousands of them cannot starve a command. A
+request's headers must arrive within the keep-alive time (5 s) or the connection is
+closed. Errors gunicorn answers itself, before the app (a request line too long: 414;
+headers too large: 431; a malformed request: 400), are JSON like the app's."""
 
 import json
 import logging
 import os
-from dataclasses import dataclass
+import resource
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gunicorn import util
@@ -37,10 +39,9 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 5000
     processes: int = 2
-    threads: int = 200  # so a process holds some 200 streams at once
-    connections: int = 1000  # per process: accepted, idle or busy
-    timeout: int = 30  # a request, and a process that stops answering its parent
-    keepalive: int = 5  # seconds an idle connection is kept
+    connections: int = 10_000  # per process: streams, requests, idle and half-sent ones
+    timeout: int = 30  # a process that stops answering its parent is replaced
+    keepalive: int = 5  # seconds for a request's headers, and for an idle connection
     loglevel: str = "info"
     accesslog: bool = True
 
@@ -50,8 +51,7 @@ def options(settings: Settings) -> dict[str, Any]:
     return {
         "bind": f"{settings.host}:{settings.port}",
         "workers": settings.processes,
-        "worker_class": "gthread",
-        "threads": settings.threads,
+        "worker_class": "gevent",
         "worker_connections": settings.connections,
         "timeout": settings.timeout,
         "graceful_timeout": 10,
@@ -103,13 +103,14 @@ class QuietLogger(Logger):
 
 def _make_tables(server: Any) -> None:
     """The store's tables, made once in the parent before the web processes start: two
-    processes making them at once on a new file can find it locked and fail to boot."""
+    processes making them at once on a new file can find it locked and fail to boot. The
+    parent imports no more than the store: the web processes patch the standard library
+    for gevent when they start, and what the parent imported they inherit unpatched."""
     if server.app.app is not None:  # another app (bench/web.py's baseline)
         return
-    from .app import DEFAULTS
-    from .store import EventStore
+    from .store import DEFAULT_PATH, EventStore
 
-    EventStore(os.environ.get("REFEREE_DB", DEFAULTS["REFEREE_DB"]))
+    EventStore(os.environ.get("REFEREE_DB", DEFAULT_PATH))
 
 
 def _post_fork(server: Any, worker: Any) -> None:
@@ -117,6 +118,20 @@ def _post_fork(server: Any, worker: Any) -> None:
     import signal
 
     set_parent_death_signal(signal.SIGKILL)
+
+
+FILES_BESIDE_CONNECTIONS = 256  # the database, its WAL, logs, Redis, the workers' pipes
+
+
+def raise_open_files(wanted: int) -> int:
+    """Raise this process's soft limit of open files towards `wanted` (never past the
+    hard limit, which only the operator raises); the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        return target
+    return soft
 
 
 def write_json_error(sock: Any, status_int: int, reason: str, mesg: str) -> None:
@@ -137,4 +152,21 @@ util.write_error = write_json_error  # the one function gunicorn writes these er
 def serve(settings: Settings) -> None:
     """Run the server until SIGTERM or SIGINT."""
     logging.getLogger("referee").setLevel(settings.loglevel.upper())
-    Server(settings).run()
+    Server(within_open_files(settings)).run()
+
+
+def within_open_files(settings: Settings) -> Settings:
+    """The settings with as many connections per process as open files allow: the limit
+    is raised first (the web processes inherit it), and the connections lowered, with a
+    warning, only where the hard limit is too low."""
+    limit = raise_open_files(settings.connections + FILES_BESIDE_CONNECTIONS)
+    most = max(64, limit - FILES_BESIDE_CONNECTIONS)
+    if settings.connections <= most:
+        return settings
+    logging.getLogger("referee.server").warning(
+        "%d connections per process asked, %d open files allowed: serving %d",
+        settings.connections,
+        limit,
+        most,
+    )
+    return replace(settings, connections=most)

@@ -1,5 +1,6 @@
 """Games: create, view, command, stream events, export the log."""
 
+import functools
 import hmac
 import json
 
@@ -23,6 +24,7 @@ from .. import images
 from ..engine import registry
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
+from ..live import held_stream
 from ..recent import Recent
 from ..service import Referee
 from ..web.present import board, public_base
@@ -210,11 +212,7 @@ def stream_events(query, game_id: str):
     after = max(query["after"], last_event_id())
     service.events(game_id, viewer, after=after)  # a game that is not there: 404 now
     wake = current_app.config["STREAM_WAKE"]
-    return Response(
-        live_events(service, game_id, token, after, wake),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    return held_stream(live_events(service, game_id, token, after, wake))
 
 
 def last_event_id() -> int:
@@ -227,17 +225,28 @@ def live_events(service: Referee, game_id: str, token: str | None, after: int, w
     """Lines of server-sent events, until the client goes or the token stops counting
     (a replaced player's stream ends: it must not see the seat's next secrets)."""
     yield "retry: 3000\n\n"
+    hub = service.herald.hub
     with service.herald.watching(game_id):  # news from the other processes reaches it
         while True:
             try:
                 viewer = service.viewer(game_id, token)
             except RefereeError:
                 return
-            for event in service.events(game_id, viewer, after=after)["events"]:
-                after = event["seq"]
-                yield f"id: {after}\nevent: event\ndata: {json.dumps(event)}\n\n"
-            if not service.herald.hub.wait(game_id, after, wake):
+            build = functools.partial(news, service, game_id, viewer, after)
+            text, after = hub.shared(game_id, (viewer, after), build)
+            if text:
+                yield text
+            if not hub.wait(game_id, after, wake):
                 yield ": keep-alive\n\n"
+
+
+def news(service: Referee, game_id: str, viewer, after: int) -> tuple[str, int]:
+    """The server-sent events after seq `after` for this viewer, and the seq they reach."""
+    lines = []
+    for event in service.events(game_id, viewer, after=after)["events"]:
+        after = event["seq"]
+        lines.append(f"id: {after}\nevent: event\ndata: {json.dumps(event)}\n\n")
+    return "".join(lines), after
 
 
 @bp.route("/<game_id:game_id>/log")

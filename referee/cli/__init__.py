@@ -1,11 +1,19 @@
 """The `referee` command: serve, worker, bot-play; `replay` and its subcommands in .replay."""
 
-import fcntl
+import sys
+
+if sys.argv[1:2] == ["web"]:
+    # the web server runs on gevent (referee/server.py): the standard library is patched
+    # before anything imports it, so no module holds an unpatched socket, lock or ssl
+    from gevent import monkey
+
+    monkey.patch_all()
+
+import fcntl  # noqa: E402
 import json
 import logging
 import os
 import signal
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -61,11 +69,11 @@ def web_options(function):
                 help="Web server processes.",
             ),
             click.option(
-                "--threads",
-                type=click.IntRange(1),
-                default=Settings.threads,
+                "--connections",
+                type=click.IntRange(64),
+                default=Settings.connections,
                 show_default=True,
-                help="Threads per web process: requests and live streams it holds at once.",
+                help="Connections per web process: live streams, requests, idle ones.",
             ),
             click.option(
                 "--timeout",
@@ -108,7 +116,7 @@ def serve(
     port: int,
     db: str,
     processes: int,
-    threads: int,
+    connections: int,
     timeout: int,
     log_level: str,
     redis_url: str | None,
@@ -133,7 +141,7 @@ def serve(
         redis_child = embedded.redis_child(var_dir, socket)
         redis_url = f"redis+socket://{socket}"
     web = [sys.executable, "-m", "referee", "web", "--db", db, "--host", host, "--port", str(port)]
-    web += ["--processes", str(processes), "--threads", str(threads)]
+    web += ["--processes", str(processes), "--connections", str(connections)]
     web += ["--timeout", str(timeout), "--log-level", log_level]
     supervisor = Supervisor(
         embedded.served_children(
@@ -171,7 +179,7 @@ def _one_serve_per_database(db: str) -> None:
 @main.command()
 @web_options
 def web(
-    host: str, port: int, db: str, processes: int, threads: int, timeout: int, log_level: str
+    host: str, port: int, db: str, processes: int, connections: int, timeout: int, log_level: str
 ) -> None:
     """Serve the HTTP API alone (gunicorn): Redis and the workers run elsewhere (REDIS_URL)."""
     from ..server import serve as serve_http
@@ -181,7 +189,7 @@ def web(
         host=host,
         port=port,
         processes=processes,
-        threads=threads,
+        connections=connections,
         timeout=timeout,
         loglevel=log_level,
     )

@@ -77,6 +77,15 @@ class Busy(RefereeError):
     retry_after = 1
 
 
+class TooMany(RefereeError):
+    """The client holds as many of something as the host allows it at once (live
+    streams): nothing was opened; it may try again after `retry_after` seconds."""
+
+    status = 429
+    default_code = "rate/too_many"
+    retry_after = 15
+
+
 class StoreFull(RefereeError):
     """The disk that holds the store is full: nothing was written; the same request
     succeeds once the operator has freed space."""

@@ -7,6 +7,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -24,6 +25,7 @@ from ..engine.chain import GENESIS, rechain, seal
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable, TooLarge
 from . import schema
 
+DEFAULT_PATH = "var/referee.db"
 Event = dict[str, Any]
 Tail = tuple[int, str, str]  # a game's last seq, its hash and its time
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
@@ -40,6 +42,7 @@ UPLOAD_ROW_BYTES = 1 << 10
 # an upload stored or evicted of at least this much is followed by a checkpoint that
 # truncates the WAL, which would otherwise keep the size of the largest write
 WAL_TRUNCATE_BYTES = 4 << 20
+TRUNCATE_WAIT = 0.2  # seconds
 log = logging.getLogger("referee.store")
 
 
@@ -93,12 +96,14 @@ class EventStore:
         self.clock = clock
         self.busy_seconds = busy_seconds
         self.before_commit: Callable[[], None] | None = None  # a test's fault injection
-        # a test's hook on each new connection (a pragma that fills the disk)
-        self.connected: Callable[[sqlite3.Connection], Any] | None = None
+        # a test's hook on the connection before each write transaction (a pragma that
+        # fills the disk or makes the database read-only)
+        self.beginning: Callable[[sqlite3.Connection], Any] | None = None
         # why the last write failed for the disk's sake (StoreFull, StoreUnavailable);
         # None once a write succeeds: what readiness reports
         self.trouble: StoreFull | StoreUnavailable | None = None
-        self._local = threading.local()
+        self._local = os_thread_local()
+        self._writer: tuple[int, sqlite3.Connection] | None = None
         # queues this process's writers; the database still decides every conflict
         self._write_lock = threading.Lock()
         # the last (seq, hash) this process wrote per game: saves a read when it is the
@@ -116,16 +121,32 @@ class EventStore:
 
     @property
     def db(self) -> sqlite_utils.Database:
-        """This thread's connection (sqlite3 connections stay in their thread)."""
+        """This OS thread's connection, for reads (under gevent, the greenlets of a web
+        process share one: a read never yields, so none sees another's half-read)."""
         db = getattr(self._local, "db", None)
         if db is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=self.busy_seconds)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            if self.connected is not None:
-                self.connected(conn)
-            db = self._local.db = sqlite_utils.Database(conn)
+            db = self._local.db = sqlite_utils.Database(self._connect())
         return db
+
+    def _connect(self, *, any_thread: bool = False) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path,
+            isolation_level=None,
+            timeout=self.busy_seconds,
+            check_same_thread=not any_thread,
+        )
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        return conn
+
+    def _writing(self) -> sqlite3.Connection:
+        """This process's one connection for writes, used only under the write lock, by
+        whichever thread holds it: a transaction is never seen by a read in progress
+        elsewhere in the process (a forked process opens its own)."""
+        held = self._writer
+        if held is None or held[0] != os.getpid():
+            held = self._writer = (os.getpid(), self._connect(any_thread=True))
+        return held[1]
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -135,10 +156,10 @@ class EventStore:
         lock file, rather than in SQLite's busy handler, which sleeps with back-off and
         leaves the write lock idle between commits.
         """
-        conn = self.db.conn
         if not self._write_lock.acquire(timeout=self.busy_seconds):
             raise _busy()
         try:
+            conn = self._writing()
             with self._committed(conn):
                 yield conn
         finally:
@@ -150,6 +171,8 @@ class EventStore:
         error (the caller holds the write lock)."""
         try:
             self._writers.acquire(self.busy_seconds)
+            if self.beginning is not None:
+                self.beginning(conn)
             _begin(conn)
             try:
                 self._check_file()
@@ -283,8 +306,8 @@ class EventStore:
         """Every waiting append in one transaction (the write lock held)."""
         with self._waiting_lock:
             batch, self._waiting = self._waiting, []
-        conn = self.db.conn
         try:
+            conn = self._writing()
             with self._committed(conn):
                 for job in batch:
                     self._run(conn, job)
@@ -308,12 +331,12 @@ class EventStore:
                 raise  # the disk refused (SQLite may have undone it all): the batch fails
             conn.execute("ROLLBACK TO append")
             conn.execute("RELEASE append")
-            job.error = self._refusal(job, exc)
+            job.error = self._refusal(conn, job, exc)
 
     def _append_in(self, conn: sqlite3.Connection, job: "_Append") -> list[Event]:
         game_id, expected, idempotency = job.game_id, job.expected, job.idempotency
         if idempotency:  # under the write lock: a twin request that won is seen here
-            self.check_idempotency(game_id, *idempotency[:3])
+            self.check_idempotency(game_id, *idempotency[:3], conn=conn)
         last, prev, since = self._tail(conn, game_id, expected)
         if last != expected:
             raise Conflict(
@@ -331,7 +354,7 @@ class EventStore:
             self._remember(conn, game_id, idempotency, events)
         return events
 
-    def _refusal(self, job: "_Append", exc: Exception) -> Exception:
+    def _refusal(self, conn: sqlite3.Connection, job: "_Append", exc: Exception) -> Exception:
         """What a failed append tells its writer: a unique-key clash is a conflict (or the
         recorded answer of the twin request that won)."""
         if not isinstance(exc, sqlite3.IntegrityError):
@@ -339,7 +362,7 @@ class EventStore:
         self._tails.pop(job.game_id, None)
         if job.idempotency:
             try:
-                self.check_idempotency(job.game_id, *job.idempotency[:3])
+                self.check_idempotency(job.game_id, *job.idempotency[:3], conn=conn)
             except IdempotentReplay as replay:
                 return replay
         conflict = Conflict(
@@ -527,13 +550,26 @@ class EventStore:
             (game_id, role, key, request, status, json.dumps(response)),
         )
 
-    def check_idempotency(self, game_id: str, role: str, key: str, request: str) -> None:
-        """Raise IdempotentReplay if this key was used; Conflict if with another request."""
-        row = self.db.execute(
-            "SELECT request, status, response FROM idempotency"
-            " WHERE game_id = ? AND role = ? AND key = ?",
-            (game_id, role, key),
-        ).fetchone()
+    def check_idempotency(
+        self,
+        game_id: str,
+        role: str,
+        key: str,
+        request: str,
+        *,
+        conn: sqlite3.Connection | None = None,
+    ) -> None:
+        """Raise IdempotentReplay if this key was used; Conflict if with another request
+        (`conn`: the transaction's, to see what it wrote)."""
+        row = (
+            (conn or self.db.conn)
+            .execute(
+                "SELECT request, status, response FROM idempotency"
+                " WHERE game_id = ? AND role = ? AND key = ?",
+                (game_id, role, key),
+            )
+            .fetchone()
+        )
         if row is None:
             return
         if row[0] != request:
@@ -623,11 +659,17 @@ class EventStore:
 
     def _truncate_wal(self) -> None:
         """Copy the WAL into the database and cut it to nothing (it keeps the size of the
-        largest write otherwise); skipped when readers or the disk do not let it."""
+        largest write otherwise), waiting at most TRUNCATE_WAIT for readers still in it
+        (a web process on gevent stands still while it waits); left for a later
+        checkpoint when they or the disk do not let it."""
+        conn = self.db.conn
         try:
-            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute(f"PRAGMA busy_timeout = {int(TRUNCATE_WAIT * 1000)}")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.Error as exc:
             log.warning("the WAL of %s was not truncated: %s", self.path, exc)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
 
     def upload(self, digest: str) -> bytes | None:
         """An uploaded log still kept, by the SHA-256 of its bytes."""
@@ -682,6 +724,17 @@ class EventStore:
     def game_ids(self) -> list[str]:
         """Every stored game id, oldest first."""
         return [r[0] for r in self.db.execute("SELECT game_id FROM games ORDER BY rowid")]
+
+
+def os_thread_local() -> threading.local:
+    """Storage per OS thread, even in a process where gevent made `threading.local` per
+    greenlet (a web process): a connection per greenlet would be a connection per open
+    stream."""
+    if "gevent.monkey" in sys.modules:
+        from gevent import monkey
+
+        return monkey.get_original("threading", "local")()
+    return threading.local()
 
 
 class ProcessLock:

@@ -28,9 +28,17 @@ from ..api.bodies import canonical_json
 from ..api.rulesets import describe
 from ..disputes import render as dispute_text
 from ..engine import registry
-from ..engine.errors import BadRequest, NotFound, RefereeError, StoreFull, StoreUnavailable
+from ..engine.errors import (
+    BadRequest,
+    NotFound,
+    RefereeError,
+    StoreFull,
+    StoreUnavailable,
+    TooMany,
+)
 from ..engine.events import MODERATOR
 from ..engine.game import rules_of, shapes_of
+from ..live import held_stream
 from ..service import Referee, Viewer, role_name
 from . import present, seats
 from .newgame import NewGame
@@ -479,11 +487,12 @@ def live(game_id: str):
     except NotFound:
         abort(404)
     wake = current_app.config["STREAM_WAKE"]
-    return Response(
-        stream_with_context(_news(service, game_id, _after(), wake)),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    try:
+        return held_stream(stream_with_context(_news(service, game_id, _after(), wake)))
+    except TooMany as error:
+        return Response(
+            error.message, 429, {"Retry-After": str(error.retry_after)}, mimetype="text/plain"
+        )
 
 
 def _after() -> int:

@@ -1,19 +1,37 @@
 """A store that cannot take a write, through the real app on a real SQLite file: a full
-disk (SQLite's max_page_count held at the file's size on every connection), a read-only
+disk (SQLite's max_page_count held at the file's size by every write), a read-only
 database (query_only), a database file gone. Every write is refused with a named error
 and nothing half-written, readiness names the disk, and writes succeed again at once when
 the cause is gone."""
 
 import os
 import threading
+from dataclasses import dataclass
 
 import pytest
-from conftest import SEED, HttpGame, create_http_game
 
 from referee.app import create_app
 from replays.verify import verify_events
 
 LARGEST = 1 << 30  # pages: far more than any test writes
+SEED = "storage-seed"
+PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+
+
+@dataclass
+class HttpGame:
+    game_id: str
+    tokens: dict[str, str]
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[str(seat)]}"}
+
+
+def create_http_game(client) -> HttpGame:
+    answer = client.post("/games", json=new_game_body())
+    assert answer.status_code == 201, answer.get_json()
+    made = answer.get_json()
+    return HttpGame(made["game_id"], {str(s["seat"]): s["token"] for s in made["seats"]})
 
 
 @pytest.fixture
@@ -22,9 +40,8 @@ def app(tmp_path):
 
 
 def hold(store, pragma: str) -> None:
-    """Set a pragma on every connection of the store, those open and those to come."""
-    store.connected = lambda conn: conn.execute(pragma)
-    store.db.execute(pragma)
+    """Set a pragma on the connection of every write transaction from now on."""
+    store.beginning = lambda conn: conn.execute(pragma)
 
 
 def cap(store, pages: int) -> None:
@@ -174,7 +191,7 @@ def test_pages_show_a_full_disk_in_their_own_style(app):
     cap(store, 1)
     page = client.get("/new/galloping-horse").get_data(as_text=True)
     token = page.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-    form = {"csrf_token": token, "player": ["Ann", "Ben", "Cat", "Dan"]}
+    form = {"csrf_token": token, "player": PLAYERS}
     answer = until_refused(lambda: client.post("/new/galloping-horse", data=form))
     assert answer.status_code == 507
     assert answer.mimetype == "text/html"
@@ -183,4 +200,4 @@ def test_pages_show_a_full_disk_in_their_own_style(app):
 
 
 def new_game_body() -> dict:
-    return {"ruleset": "galloping-horse", "players": ["Ann", "Ben", "Cat", "Dan"], "seed": SEED}
+    return {"ruleset": "galloping-horse", "players": PLAYERS, "seed": SEED}

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from referee.app import create_app
+
 
 def opened(client, game_id, headers=None, **query):
     """The stream's iterator of parsed messages: ("retry"|"comment"|"event", value)."""
@@ -107,3 +109,83 @@ def test_a_stream_of_no_game_or_with_a_bad_token_or_after_is_a_json_error(client
     assert forged.status_code == 401 and forged.get_json()["error"]["code"].startswith("auth/")
     negative = client.get(f"/games/{http_game.game_id}/stream?after=-1")
     assert negative.status_code == 400 and "after" in negative.get_json()["error"]["message"]
+
+
+def opening(client, path):
+    """A stream's answer, not yet read (its place is held until it is closed)."""
+    return client.get(path, buffered=False)
+
+
+def test_a_client_holds_at_most_the_cap_of_live_streams_and_a_closed_one_frees_a_place(
+    tmp_path,
+):
+    app = create_app({"REFEREE_DB": str(tmp_path / "r.db"), "STREAMS_PER_CLIENT": 2})
+    client = app.test_client()
+    game_id = created(client)
+    api, page = f"/games/{game_id}/stream", f"/g/{game_id}/live"
+    held = [opening(client, api), opening(client, page)]  # the API's and the pages' alike
+    assert [answer.status_code for answer in held] == [200, 200]
+
+    refused = opening(client, api)
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == "15"
+    assert refused.get_json()["error"]["code"] == "stream/too_many"
+    assert refused.get_json()["error"]["details"] == {"most": 2}
+    page_refused = opening(client, page)
+    assert page_refused.status_code == 429 and "Retry-After" in page_refused.headers
+
+    held[0].close()
+    again = opening(client, api)
+    assert again.status_code == 200
+    other = client.get(api, buffered=False, environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert other.status_code == 200  # the cap is per client address
+
+
+def test_the_stream_cap_is_on_by_default_and_the_operator_turns_it_off(tmp_path, monkeypatch):
+    monkeypatch.delenv("REFEREE_STREAMS_PER_CLIENT", raising=False)
+    app = create_app({"REFEREE_DB": str(tmp_path / "a.db")})
+    assert app.config["STREAMS_PER_CLIENT"] == 32
+    client = app.test_client()
+    game_id = created(client)
+    answers = [opening(client, f"/games/{game_id}/stream") for _ in range(33)]
+    assert [a.status_code for a in answers].count(200) == 32
+    assert answers[-1].status_code == 429
+
+    monkeypatch.setenv("REFEREE_STREAMS_PER_CLIENT", "off")
+    unlimited = create_app({"REFEREE_DB": str(tmp_path / "b.db")})
+    assert unlimited.config["STREAMS_PER_CLIENT"] is None
+    client = unlimited.test_client()
+    game_id = created(client)
+    answers = [opening(client, f"/games/{game_id}/stream") for _ in range(40)]
+    assert {a.status_code for a in answers} == {200}
+
+
+def test_streams_on_one_point_of_a_game_share_one_read_of_the_store(client, http_game):
+    """A thousand spectators woken by one move read the store once, not a thousand times;
+    each viewer still gets its own redaction."""
+    service = client.application.extensions["referee"]
+    reads = []
+    real = service.store.events
+    service.store.events = lambda *a, **k: reads.append(a) or real(*a, **k)
+    spectators = [opened(client, http_game.game_id) for _ in range(5)]
+    seat = opened(client, http_game.game_id, http_game.auth(0))
+    for stream in [*spectators, seat]:
+        assert next(stream) == ("retry", "3000")
+    shown = events_of(client, http_game.game_id)["events"]
+    reads.clear()
+    firsts = [take(stream, len(shown)) for stream in spectators]
+    assert firsts == [shown] * 5
+    spectator_reads = len(reads)
+    assert (
+        take(seat, len(shown)) == events_of(client, http_game.game_id, http_game.auth(0))["events"]
+    )
+    assert len(reads) > spectator_reads  # the seat's own read: not the spectators' text
+    assert spectator_reads <= 2  # one service.events (the state's tail and the events)
+
+
+def created(client):
+    """A galloping-horse game's id, created over HTTP."""
+    body = {"ruleset": "galloping-horse", "players": ["Ada", "Bo", "Cy", "Di"]}
+    answer = client.post("/games", json=body)
+    assert answer.status_code == 201
+    return answer.get_json()["game_id"]

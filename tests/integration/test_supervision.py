@@ -115,7 +115,7 @@ class Served:
         env.pop("REFEREE_DB", None)
         command = [str(REFEREE), "serve", "--port", str(self.port), "--db", str(self.db)]
         self.process = subprocess.Popen(
-            [*command, "--processes", str(processes), "--threads", "16"],
+            [*command, "--processes", str(processes), "--connections", "1000"],
             cwd=where,
             env=env,
             stdout=self.output,
