@@ -536,10 +536,14 @@ class EventStore:
                 conn.execute("DELETE FROM disk_probe")
 
     def disk_space(self) -> tuple[int, int] | None:
-        """(free, total) bytes of the file system that holds the database (None in memory)."""
+        """(free, total) bytes of the file system that holds the database (None in memory,
+        or when its folder is gone)."""
         if self.path == ":memory:":
             return None
-        usage = shutil.disk_usage(Path(self.path).parent)
+        try:
+            usage = shutil.disk_usage(Path(self.path).parent)
+        except OSError:
+            return None
         return usage.free, usage.total
 
     def _remember(self, conn: sqlite3.Connection, game_id: str, idem: tuple, events: list) -> None:

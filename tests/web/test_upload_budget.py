@@ -100,6 +100,23 @@ def test_a_log_larger_than_a_client_may_keep_is_413_and_nothing_is_stored(tmp_pa
     assert upload(client, a_log(3, size=3 * SIZE), "10.0.0.1").status_code == 303
 
 
+def test_the_operator_sets_the_budgets_in_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_UPLOAD_CLIENT_BYTES", "20KiB")
+    monkeypatch.setenv("REFEREE_UPLOAD_TOTAL_BYTES", "1 MiB")
+    app = app_with(tmp_path)
+    assert app.config["UPLOAD_CLIENT_BYTES"] == 20 << 10
+    assert app.config["UPLOAD_TOTAL_BYTES"] == 1 << 20
+    client = app.test_client()
+    assert upload(client, a_log(1, size=30_000), "10.0.0.1").status_code == 413
+    assert kept(app) == []
+
+
+def test_budgets_are_on_by_default(tmp_path):
+    app = app_with(tmp_path)
+    assert app.config["UPLOAD_CLIENT_BYTES"] == 64 << 20
+    assert app.config["UPLOAD_TOTAL_BYTES"] == 512 << 20
+
+
 def test_a_large_upload_and_its_eviction_leave_no_large_wal(tmp_path):
     big = 8 << 20
     app = app_with(tmp_path, UPLOAD_CLIENT_BYTES=big + 4096, UPLOAD_TOTAL_BYTES=4 * big)
