@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import answers, api, games, limits, web  # noqa: F401  (games registers the rulesets)
+from . import answers, api, games, health, limits, web  # noqa: F401  (games registers rulesets)
 from .live import Gate, Herald, Hub
 from .service import Referee
 from .store import DEFAULT_PATH, EventStore
@@ -30,6 +30,12 @@ DEFAULTS: dict[str, Any] = {
     # when set, creating and importing games take `X-Operator-Key: <key>` (docs/deployment.md)
     "OPERATOR_KEY": None,
     "STREAM_WAKE": 15.0,  # seconds: a live stream's keep-alive, and its look at the store
+    # uploads kept for the replay page: everyone's together, and each client address's
+    # (docs/deployment.md); past them the oldest go first
+    "UPLOAD_TOTAL_BYTES": 512 << 20,
+    "UPLOAD_CLIENT_BYTES": 64 << 20,
+    # free space on the database's file system below which readiness warns
+    "DISK_FLOOR": health.DISK_FLOOR,
     "STREAMS_PER_CLIENT": 32,  # live streams one client address holds in a web process
     # where people reach the service (https://referee.example.org): links to board images in
     # notifications; pages and the API use the address they were asked on when it is unset
@@ -50,10 +56,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
     if "REFEREE_SWEEP_SECONDS" in os.environ:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
-    if os.environ.get("REFEREE_RATE_LIMITS", "").lower() in ("on", "1", "true", "yes"):
-        app.config["RATE_LIMITS"] = True
+    if "REFEREE_RATE_LIMITS" in os.environ:
+        app.config["RATE_LIMITS"] = limits.switch(
+            os.environ["REFEREE_RATE_LIMITS"], "REFEREE_RATE_LIMITS"
+        )
     if "REFEREE_NOTIFY_ALLOW" in os.environ:
         app.config["NOTIFY_ALLOW"] = os.environ["REFEREE_NOTIFY_ALLOW"]
+    for name in ("UPLOAD_TOTAL_BYTES", "UPLOAD_CLIENT_BYTES", "DISK_FLOOR"):
+        if f"REFEREE_{name}" in os.environ:
+            app.config[name] = os.environ[f"REFEREE_{name}"]
     if os.environ.get("REFEREE_PUBLIC_URL"):
         app.config["PUBLIC_URL"] = os.environ["REFEREE_PUBLIC_URL"]
     if "REFEREE_STREAM_WAKE" in os.environ:
@@ -62,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["STREAMS_PER_CLIENT"] = limit_setting(os.environ["REFEREE_STREAMS_PER_CLIENT"])
     if test_config:
         app.config.from_mapping(test_config)
+    _read_sizes(app)
     answers.init_app(app)
     store = EventStore(app.config["REFEREE_DB"], busy_seconds=app.config["STORE_BUSY_SECONDS"])
     herald = Herald(Hub(), app.config.get("REDIS_URL") or None)
@@ -79,6 +91,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
         celery_init_app(app)
     return app
+
+
+def _read_sizes(app: Flask) -> None:
+    """The upload budgets in bytes, and the disk floor checked, before anything is served."""
+    for name in ("UPLOAD_TOTAL_BYTES", "UPLOAD_CLIENT_BYTES"):
+        app.config[name] = limits.size(app.config[name], name)
+    health.floor_bytes(app.config["DISK_FLOOR"], 1 << 40)  # ValueError if it is not one
 
 
 def limit_setting(text: str) -> int | None:

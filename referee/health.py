@@ -1,6 +1,6 @@
 """What an operator (or a supervisor) asks of a running service: is it alive, and is it
-ready: the database takes writes, the broker answers, a worker swept the rounds lately,
-and no round waits long past its deadline."""
+ready: the database takes writes, its disk has room, the broker answers, a worker swept
+the rounds lately, and no round waits long past its deadline."""
 
 import time
 from functools import lru_cache
@@ -10,10 +10,14 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from .limits import size
 from .store import EventStore
 
 SWEEP_KEY = "referee:sweep:last"  # unix seconds of the last sweep a worker ran
 PROBE_SECONDS = 1.0  # how long a readiness probe waits on the broker
+# free space on the database's file system below which the disk check warns (bytes, a
+# size such as "1GiB", or a share of the file system such as "5%")
+DISK_FLOOR = "512MiB"
 
 
 @lru_cache(maxsize=8)
@@ -40,12 +44,18 @@ def record_sweep(url: str, now: int, *, keep_seconds: int = 3600) -> None:
 
 
 def readiness(
-    store: EventStore, broker: str | None, *, sweep_seconds: float, now: int | None = None
+    store: EventStore,
+    broker: str | None,
+    *,
+    sweep_seconds: float,
+    disk_floor: int | str = DISK_FLOOR,
+    now: int | None = None,
 ) -> tuple[bool, dict[str, Any]]:
     """(ready, checks): each check {"ok": bool, ...what it found}."""
     now = int(time.time()) if now is None else now
     late = max(30, int(sweep_seconds * 5))  # a sweep or a round this late is a failure
     checks = {"database": _database(store)}
+    checks["disk"] = _disk(store, disk_floor)  # after the probe, which may clear or set it
     if broker is None:
         checks["broker"] = {"ok": True, "configured": False}
     else:
@@ -61,6 +71,30 @@ def _database(store: EventStore) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - any failure is what the probe reports
         return {"ok": False, "error": _said(exc)}
     return {"ok": True}
+
+
+def _disk(store: EventStore, floor: int | str) -> dict[str, Any]:
+    """Fails while the disk refuses writes (full, read-only, gone, failing); warns
+    (`degraded`, still ok) when its free space is below the floor."""
+    check: dict[str, Any] = {"ok": store.trouble is None}
+    if store.trouble is not None:
+        check["error"] = f"{store.trouble.code}: {store.trouble.message}"
+    space = store.disk_space()
+    if space is not None:
+        free, total = space
+        least = floor_bytes(floor, total)
+        check.update(free_bytes=free, floor_bytes=least, degraded=free < least)
+    return check
+
+
+def floor_bytes(floor: int | str, total: int) -> int:
+    """The disk floor in bytes: a size, or a share of the file system (`5%`)."""
+    if isinstance(floor, str) and floor.strip().endswith("%"):
+        share = float(floor.strip()[:-1])
+        if not 0 <= share <= 100:
+            raise ValueError(f"disk floor {floor!r}: a share between 0% and 100%")
+        return int(total * share / 100)
+    return size(floor, "disk floor")
 
 
 def _broker(url: str) -> tuple[dict[str, Any], int | None]:

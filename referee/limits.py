@@ -1,26 +1,66 @@
-"""Rate limits a host sets (flask-limiter): per client address, for creating games,
-importing logs and sending commands. Off unless RATE_LIMITS is on (REFEREE_RATE_LIMITS=on);
-counted in the Redis the service already has, and in this process's memory while that
-Redis does not answer. docs/deployment.md says what to set behind a proxy."""
+"""Rate limits per client address (flask-limiter), on by default: for creating games (by
+the API or the new-game page), importing logs and uploading them to the replay, and
+commands (the API's, the pages' forms, disputes and subscriptions). The operator turns
+them off with REFEREE_RATE_LIMITS=off (the app's RATE_LIMITS). Counted in the Redis the
+service already has, and in this process's memory while that Redis does not answer (or
+when there is none). docs/deployment.md says what to set behind a proxy.
+
+Also how a host writes sizes (`512MiB`) and switches (`on`, `off`) in its settings."""
 
 from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-# endpoint -> the config key of its limit
+# the config key of a limit -> the endpoints that share its count (POST only), so that
+# a client has one count per kind of write whichever route it takes
 LIMITED = {
-    "games.create_game": "RATE_LIMIT_CREATE",
-    "imports.import_game": "RATE_LIMIT_IMPORT",
-    "replay.upload": "RATE_LIMIT_IMPORT",
-    "replay.import_upload": "RATE_LIMIT_IMPORT",
-    "games.post_command": "RATE_LIMIT_COMMANDS",
+    "RATE_LIMIT_CREATE": ("games.create_game", "pages.new_game"),
+    "RATE_LIMIT_IMPORT": ("imports.import_game", "replay.upload", "replay.import_upload"),
+    "RATE_LIMIT_COMMANDS": (
+        "games.post_command",
+        "disputes.open_dispute",
+        "disputes.rule_dispute",
+        "subscriptions.subscribe",
+        "pages.move",
+        "pages.orders",
+        "pages.standing_choices",
+        "pages.moderate",
+        "pages.subscribe",
+    ),
 }
 DEFAULTS = {
-    "RATE_LIMITS": False,
+    "RATE_LIMITS": True,
     "RATE_LIMIT_CREATE": "20 per minute;200 per day",
     "RATE_LIMIT_IMPORT": "10 per minute;100 per day",
     "RATE_LIMIT_COMMANDS": "120 per minute",
 }
+UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
+UNITS.update({"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40})
+
+
+def size(value: int | str, name: str) -> int:
+    """Bytes from a count or a size with its unit (`536870912`, `512MiB`, `1 GB`);
+    ValueError naming the setting."""
+    if isinstance(value, int) and value >= 0:
+        return value
+    text = str(value).strip().lower().replace(" ", "")
+    number = text.rstrip("kmgtib")
+    unit = text[len(number) :]
+    try:
+        count = float(number)
+    except ValueError:
+        count = -1.0
+    if unit not in UNITS or not 0 <= count < 1 << 60:
+        raise ValueError(f"{name}: {value!r} is not a size (bytes, or as 512MiB, 1GiB)")
+    return int(count * UNITS[unit])
+
+
+def switch(value: str, name: str) -> bool:
+    """on/off, yes/no, true/false, 1/0; ValueError naming the setting."""
+    said = value.strip().lower()
+    if said not in ("on", "off", "yes", "no", "true", "false", "1", "0"):
+        raise ValueError(f"{name}: {value!r} is neither on nor off")
+    return said in ("on", "yes", "true", "1")
 
 
 def storage_uri(broker: str | None) -> str:
@@ -30,6 +70,12 @@ def storage_uri(broker: str | None) -> str:
     if broker.startswith("redis+socket://"):
         return "redis+unix://" + broker.removeprefix("redis+socket://")
     return broker
+
+
+def client() -> str:
+    """The client's address as the rate limits count it (behind a proxy, the address
+    ProxyFix makes of its headers)."""
+    return get_remote_address()
 
 
 def init_app(app: Flask) -> None:
@@ -45,12 +91,13 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "referee:limits")
     app.config.setdefault("RATELIMIT_STRATEGY", "moving-window")  # no burst at a window's edge
     limiter = Limiter(
-        get_remote_address,
+        client,
         app=app,
         headers_enabled=True,
         in_memory_fallback_enabled=True,  # Redis gone: count here rather than refuse all
         swallow_errors=True,  # a storage error never turns a request into a 500
     )
-    for endpoint, key in LIMITED.items():
-        view = app.view_functions[endpoint]
-        app.view_functions[endpoint] = limiter.limit(app.config[key])(view)  # type: ignore[assignment]
+    for key, endpoints in LIMITED.items():
+        shared = limiter.shared_limit(app.config[key], scope=key, methods=["POST"])
+        for endpoint in endpoints:
+            app.view_functions[endpoint] = shared(app.view_functions[endpoint])  # type: ignore[assignment]

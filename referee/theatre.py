@@ -61,12 +61,16 @@ class Theatre:
         self._told: dict[tuple[str, bool], list[str]] = {}
         self.playable = len(events)  # the last seq that folds
         self.broken: Unplayable | None = None
-        self.moves = [e["seq"] for e in events if e["seq"] == 1 or e.get("command") is not None]
-        self._by_type: dict[str, list[int]] = {}
+        # by place in the log, which is each event's seq in a log that folds; a damaged
+        # upload's events may lack a seq, a type or an actor, or hold anything there
+        self.moves = [
+            n for n, e in enumerate(events, start=1) if n == 1 or e.get("command") is not None
+        ]
+        self._by_type: dict[Any, list[int]] = {}
         self._by_actor: dict[Any, list[int]] = {}
-        for e in events:
-            self._by_type.setdefault(e["type"], []).append(e["seq"])
-            self._by_actor.setdefault(e["actor"], []).append(e["seq"])
+        for n, e in enumerate(events, start=1):
+            self._by_type.setdefault(_key(e.get("type")), []).append(n)
+            self._by_actor.setdefault(_key(e.get("actor")), []).append(n)
         self.over_at = self._over_at()
 
     @property
@@ -191,3 +195,8 @@ class Theatre:
         except Exception:  # a command the rules refuse: the verify panel says so
             return []
         return list(dict.fromkeys(labels))
+
+
+def _key(value: Any) -> Any:
+    """A value as an index key: itself when it can be one, else its text."""
+    return value if isinstance(value, str | int) or value is None else repr(value)

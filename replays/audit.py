@@ -74,6 +74,8 @@ def _ran(check: Check, run: Callable[[], Any], found: str) -> Check:
         run()
     except Invalid as bad:
         return check.failed(bad)
+    except Exception as exc:  # a log too broken for this check to read
+        return check.failed(Invalid(1, f"{check.key}/unreadable", f"cannot be read: {exc!r}"))
     check.found = found
     return check
 
@@ -88,6 +90,8 @@ def _seed(
         seed = verify._revealed_seed(events, created, verify.Report())
     except Invalid as bad:
         return check.failed(bad), None
+    except Exception as exc:  # a log too broken to find its reveal in
+        return check.failed(Invalid(1, "seed/unreadable", f"cannot be read: {exc!r}")), None
     if seed is None:
         return check.skipped("the seed is not revealed yet (the game is still being played)"), None
     check.found = f"the revealed seed {seed!r} hashes to the commitment published at seq 1"
@@ -137,6 +141,8 @@ def _rederived(
         verify._rederive(events, created, seed, check.draws)
     except Invalid as bad:
         return check.failed(bad)
+    except Exception as exc:  # a log too broken to re-run
+        return check.failed(Invalid(1, "rules/unreadable", f"cannot be re-run: {exc!r}"))
     count = sum(len(d["labels"]) for d in check.draws)
     check.found = (
         f"every event, payload and random outcome is what the rules give from the seed "

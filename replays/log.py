@@ -1,6 +1,7 @@
 """Reading and writing JSONL game logs (one canonical JSON event per line)."""
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,18 @@ class LogLineError(ValueError):
 
 def parse(data: bytes) -> list[Event]:
     """The events of a JSONL log; LogLineError names the first unreadable line."""
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    return [_event(line, number) for number, line in enumerate(lines, start=1)]
+    return [_event(line, number) for number, line in enumerate(_lines(data), start=1)]
+
+
+def _lines(data: bytes) -> Iterator[bytes]:
+    """The log's lines without their newlines, each copied as it is read (splitting it
+    all at once would hold a second copy of a large log)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        yield data[start:end]
+        start = end + 1
 
 
 def _event(line: bytes, number: int) -> Event:

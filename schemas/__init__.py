@@ -377,5 +377,5 @@ class HealthSchema(Body):
     checks = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(),
-        metadata={"description": "database, broker, sweeper, rounds: {ok, ...}"},
+        metadata={"description": "database, disk, broker, sweeper, rounds: {ok, ...}"},
     )

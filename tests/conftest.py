@@ -31,13 +31,17 @@ FIRST = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Notifications may reach loopback, for the whole suite; and tmp_path on the memory
-    file system when there is one and no TMPDIR or --basetemp says otherwise (pytest
-    still numbers and cleans its directories there)."""
+    """Notifications may reach loopback and rate limits are off, for the whole suite; and
+    tmp_path on the memory file system when there is one and no TMPDIR or --basetemp
+    says otherwise (pytest still numbers and cleans its directories there)."""
     # the tests' receivers (tests/receiver.py, a local SMTP server) listen on loopback,
     # which the referee refuses by default; `referee serve` and workers started by tests
     # inherit this. tests/api/test_notify_guard.py clears it to test the refusals.
     os.environ.setdefault("REFEREE_NOTIFY_ALLOW", "127.0.0.0/8,::1")
+    # the service limits each client address by default, and the suite is one client that
+    # sends far more than a person: off here, and in the servers and workers it starts
+    # (they inherit it); the limits' own tests turn them on, and one proves the default
+    os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
     if config.option.basetemp or "TMPDIR" in os.environ:
         return
     if MEMORY_TMP.is_dir() and os.access(MEMORY_TMP, os.W_OK | os.X_OK):

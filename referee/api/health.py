@@ -23,11 +23,15 @@ def healthz():
 @bp.response(200, HealthSchema)
 @bp.alt_response(503, schema=HealthSchema, description="Not ready: a check failed.")
 def readyz():
-    """Readiness: the database takes writes, the broker answers, a worker swept the
-    rounds within the last few sweep intervals, and no round waits long past its
-    deadline. 503 with the same body when any check fails."""
+    """Readiness: the database takes writes and its disk does not refuse them, the broker
+    answers, a worker swept the rounds within the last few sweep intervals, and no
+    round waits long past its deadline. 503 with the same body when any check fails;
+    free space below the disk floor is a warning (`degraded`), not a failure."""
     config = current_app.config
     ready, checks = readiness(
-        referee().store, config.get("REDIS_URL"), sweep_seconds=config["SWEEP_SECONDS"]
+        referee().store,
+        config.get("REDIS_URL"),
+        sweep_seconds=config["SWEEP_SECONDS"],
+        disk_floor=config["DISK_FLOOR"],
     )
     return {"status": "ready" if ready else "not_ready", "checks": checks}, 200 if ready else 503

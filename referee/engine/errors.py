@@ -84,3 +84,20 @@ class TooMany(RefereeError):
     status = 429
     default_code = "rate/too_many"
     retry_after = 15
+
+
+class StoreFull(RefereeError):
+    """The disk that holds the store is full: nothing was written; the same request
+    succeeds once the operator has freed space."""
+
+    status = 507
+    default_code = "store/full"
+
+
+class StoreUnavailable(RefereeError):
+    """The store cannot be written (read-only, its file gone or unopenable, an I/O
+    error): nothing was written; the client may send again after `retry_after` seconds."""
+
+    status = 503
+    default_code = "store/unavailable"
+    retry_after = 10

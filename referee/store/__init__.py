@@ -3,7 +3,9 @@
 import fcntl
 import hashlib
 import json
+import logging
 import os
+import shutil
 import sqlite3
 import sys
 import threading
@@ -20,7 +22,7 @@ import sqlite_utils
 
 from ..engine.canonical import canonical
 from ..engine.chain import GENESIS, rechain, seal
-from ..engine.errors import Busy, Conflict, NotFound
+from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable, TooLarge
 from . import schema
 
 DEFAULT_PATH = "var/referee.db"
@@ -31,6 +33,17 @@ INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS)
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then SQLite's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
+# what a readiness probe writes (and takes back) once a write was refused for want of
+# space: enough to need fresh pages, so the probe fails while the disk still refuses
+PROBE_BYTES = 64 << 10
+# what an upload's row costs beside its log (key, time, client, index entries): counted
+# against the upload budgets, so that they bound the number of rows too
+UPLOAD_ROW_BYTES = 1 << 10
+# an upload stored or evicted of at least this much is followed by a checkpoint that
+# truncates the WAL, which would otherwise keep the size of the largest write
+WAL_TRUNCATE_BYTES = 4 << 20
+TRUNCATE_WAIT = 0.2  # seconds
+log = logging.getLogger("referee.store")
 
 
 def wall_clock() -> str:
@@ -83,6 +96,12 @@ class EventStore:
         self.clock = clock
         self.busy_seconds = busy_seconds
         self.before_commit: Callable[[], None] | None = None  # a test's fault injection
+        # a test's hook on the connection before each write transaction (a pragma that
+        # fills the disk or makes the database read-only)
+        self.beginning: Callable[[sqlite3.Connection], Any] | None = None
+        # why the last write failed for the disk's sake (StoreFull, StoreUnavailable);
+        # None once a write succeeds: what readiness reports
+        self.trouble: StoreFull | StoreUnavailable | None = None
         self._local = os_thread_local()
         self._writer: tuple[int, sqlite3.Connection] | None = None
         # queues this process's writers; the database still decides every conflict
@@ -98,6 +117,7 @@ class EventStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         schema.create(self.db)
+        self._file = _file_identity(self.path)
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -157,8 +177,11 @@ class EventStore:
         error (the caller holds the write lock); no wait goes past `deadline`."""
         try:
             self._writers.acquire(deadline)
+            if self.beginning is not None:
+                self.beginning(conn)
             _begin(conn, deadline, self.busy_seconds)
             try:
+                self._check_file()
                 yield
                 if self.before_commit is not None:
                     self.before_commit()
@@ -169,8 +192,43 @@ class EventStore:
                 if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
                     raise _busy() from exc
                 raise
+            self._recovered()
+        except StoreUnavailable as gone:
+            self._refused(gone)
+            raise
+        except sqlite3.Error as exc:
+            failure = _storage_failure(exc)
+            if failure is None:
+                raise
+            self._refused(failure, exc)
+            raise failure from exc
         finally:
             self._writers.release()
+
+    def _check_file(self) -> None:
+        """StoreUnavailable when the database file is no longer at its path (deleted,
+        moved, replaced): SQLite would go on writing into the lost file."""
+        if self._file is not None and _file_identity(self.path) != self._file:
+            raise StoreUnavailable(
+                None,
+                "the database file is gone from its place (moved or deleted): nothing was "
+                "written; the operator must put it back",
+                {},
+            )
+
+    def _refused(
+        self, failure: StoreFull | StoreUnavailable, cause: Exception | None = None
+    ) -> None:
+        """Remember why writes fail; the log says so once, when they start failing."""
+        if self.trouble is None:
+            said = f"{failure.message} ({cause})" if cause else failure.message
+            log.error("writes to %s are refused: %s", self.path, said)
+        self.trouble = failure
+
+    def _recovered(self) -> None:
+        if self.trouble is not None:
+            log.warning("writes to %s succeed again", self.path)
+            self.trouble = None
 
     # --- writing -------------------------------------------------------------------
 
@@ -282,6 +340,8 @@ class EventStore:
             job.events = self._append_in(conn, job)
             conn.execute("RELEASE append")
         except Exception as exc:  # noqa: BLE001 - the writer gets it after the commit
+            if _storage_failure(exc) is not None or not conn.in_transaction:
+                raise  # the disk refused (SQLite may have undone it all): the batch fails
             conn.execute("ROLLBACK TO append")
             conn.execute("RELEASE append")
             job.error = self._refusal(conn, job, exc)
@@ -479,9 +539,25 @@ class EventStore:
         return (row[0], row[1]) if row and row[0] else None
 
     def probe_write(self) -> None:
-        """Take the write lock and let it go (Busy if another writer holds it)."""
-        with self.transaction():
-            pass
+        """Take the write lock and let it go (Busy if another writer holds it). After a
+        write the disk refused, write PROBE_BYTES and take them back in the same
+        transaction: StoreFull or StoreUnavailable while the disk still refuses, and
+        once it takes them, writes are known to succeed again."""
+        with self.transaction() as conn:
+            if self.trouble is not None:
+                conn.execute("INSERT INTO disk_probe VALUES (randomblob(?))", (PROBE_BYTES,))
+                conn.execute("DELETE FROM disk_probe")
+
+    def disk_space(self) -> tuple[int, int] | None:
+        """(free, total) bytes of the file system that holds the database (None in memory,
+        or when its folder is gone)."""
+        if self.path == ":memory:":
+            return None
+        try:
+            usage = shutil.disk_usage(Path(self.path).parent)
+        except OSError:
+            return None
+        return usage.free, usage.total
 
     def _remember(self, conn: sqlite3.Connection, game_id: str, idem: tuple, events: list) -> None:
         role, key, request, respond = idem
@@ -523,13 +599,13 @@ class EventStore:
 
     def save_snapshot(self, game_id: str, seq: int, state: Any, state_hash: str) -> None:
         """Cache a folded state (a cache only: it is checked against the log on read).
-        Skipped when the store stays busy past `busy_seconds`: a read never fails for a
-        cache (it may wait that long for one)."""
+        Skipped when the store stays busy past `busy_seconds` or cannot be written: a
+        read never fails for a cache (it may wait that long for one)."""
         row = (game_id, seq, canonical(state).decode("utf-8"), state_hash)
         try:
             with self.transaction() as conn:
                 conn.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?, ?)", row)
-        except Busy:
+        except (Busy, StoreFull, StoreUnavailable):
             return
 
     # --- reading -------------------------------------------------------------------
@@ -560,20 +636,57 @@ class EventStore:
         )
         return [orjson.loads(row[0]) for row in cursor.fetchall()]
 
-    def keep_upload(self, digest: str, log: bytes, now: int, *, kept: int, seconds: int) -> None:
-        """Keep an uploaded log for its replay page; uploads older than `seconds`, and all
-        but the newest `kept`, are dropped (they are scratch copies, never games)."""
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO uploads (digest, log, uploaded_at) VALUES (?, ?, ?)",
-                (digest, log, now),
+    def keep_upload(
+        self,
+        digest: str,
+        log: bytes,
+        now: int,
+        *,
+        client: str,
+        total_bytes: int,
+        client_bytes: int,
+        seconds: int = 86400,
+    ) -> None:
+        """Keep an uploaded log for its replay page (a scratch copy, never a game) within
+        budgets: each client's uploads together at most `client_bytes`, everyone's at
+        most `total_bytes`, each upload counted with its row's cost; the oldest go first,
+        and any older than `seconds`. TooLarge, storing nothing, for a log larger than
+        one client may keep."""
+        most = min(client_bytes, total_bytes) - UPLOAD_ROW_BYTES
+        if len(log) > most:
+            raise TooLarge(
+                "replay/upload_too_large",
+                f"this log ({len(log):,} bytes) is larger than one visitor may keep here"
+                f" ({max(most, 0):,} bytes)",
+                {"bytes": len(log), "most_bytes": max(most, 0)},
             )
-            conn.execute("DELETE FROM uploads WHERE uploaded_at < ?", (now - seconds,))
+        room = len(log) + UPLOAD_ROW_BYTES
+        with self.transaction() as conn:  # room made first: the file grows by no more
+            conn.execute("DELETE FROM uploads WHERE digest = ?", (digest,))  # sent again
+            dropped = _evict(conn, "WHERE uploaded_at < ?", (now - seconds,), 0)
+            dropped += _evict(conn, "WHERE client = ?", (client,), client_bytes - room)
+            dropped += _evict(conn, "", (), total_bytes - room)
             conn.execute(
-                "DELETE FROM uploads WHERE digest NOT IN "
-                "(SELECT digest FROM uploads ORDER BY uploaded_at DESC LIMIT ?)",
-                (kept,),
+                "INSERT INTO uploads (digest, uploaded_at, client, bytes, log)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (digest, now, client, len(log), log),
             )
+        if len(log) + dropped >= WAL_TRUNCATE_BYTES:
+            self._truncate_wal()
+
+    def _truncate_wal(self) -> None:
+        """Copy the WAL into the database and cut it to nothing (it keeps the size of the
+        largest write otherwise), waiting at most TRUNCATE_WAIT for readers still in it
+        (a web process on gevent stands still while it waits); left for a later
+        checkpoint when they or the disk do not let it."""
+        conn = self.db.conn
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(TRUNCATE_WAIT * 1000)}")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            log.warning("the WAL of %s was not truncated: %s", self.path, exc)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
 
     def upload(self, digest: str) -> bytes | None:
         """An uploaded log still kept, by the SHA-256 of its bytes."""
@@ -731,8 +844,54 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
+def _evict(conn: sqlite3.Connection, where: str, args: tuple, budget: int) -> int:
+    """Drop the oldest of the uploads `where` selects until the rest, with their rows'
+    cost, fit in `budget`; the bytes dropped."""
+    rows = conn.execute(
+        "SELECT digest, bytes FROM (SELECT digest, bytes, SUM(bytes + ?) OVER"
+        f" (ORDER BY uploaded_at DESC, rowid DESC) AS held FROM uploads {where})"
+        " WHERE held > ?",
+        (UPLOAD_ROW_BYTES, *args, budget),
+    ).fetchall()
+    conn.executemany("DELETE FROM uploads WHERE digest = ?", [(row[0],) for row in rows])
+    return sum(row[1] for row in rows)
+
+
 def _busy() -> Busy:
     return Busy(None, "the store is busy with another writer; nothing was written, send again")
+
+
+# SQLite's primary result codes for a write the disk or the file refuses, and what the
+# client is told (nothing was written in each case)
+REFUSALS = {
+    sqlite3.SQLITE_FULL: "the disk that holds the database is full",
+    sqlite3.SQLITE_READONLY: "the database is read-only here",
+    sqlite3.SQLITE_CANTOPEN: "the database file cannot be opened",
+    sqlite3.SQLITE_IOERR: "the disk failed to read or write the database (I/O error)",
+}
+
+
+def _storage_failure(exc: BaseException) -> StoreFull | StoreUnavailable | None:
+    """The error a client gets for a write the disk or the file refused; None for any
+    other error."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if not isinstance(exc, sqlite3.Error) or code is None or code & 0xFF not in REFUSALS:
+        return None
+    said = REFUSALS[code & 0xFF]
+    if code & 0xFF == sqlite3.SQLITE_FULL:
+        return StoreFull(None, f"{said}: nothing was written; send again once space is freed", {})
+    return StoreUnavailable(None, f"{said}: nothing was written; send again later", {})
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the database file; None in memory or when it is gone."""
+    if path == ":memory:":
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _row(event: Event) -> tuple:

@@ -115,11 +115,25 @@ def create(db: sqlite_utils.Database) -> None:
         "CREATE INDEX IF NOT EXISTS deliveries_log ON deliveries (subscription_id, created_at)"
     )
     db.execute("CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_at)")
-    # logs a visitor uploaded to the replay page: scratch copies, not games (kept a day)
-    db.table("uploads").create(
-        {"digest": str, "log": bytes, "uploaded_at": int}, pk="digest", if_not_exists=True
+    # logs a visitor uploaded to the replay page: scratch copies, not games, kept within
+    # byte budgets (everyone's, each client address's) and a day at most
+    uploads = db.table("uploads")
+    uploads.create(
+        {"digest": str, "uploaded_at": int, "client": str, "bytes": int, "log": bytes},
+        pk="digest",
+        if_not_exists=True,
     )
-    db.execute("CREATE INDEX IF NOT EXISTS uploads_age ON uploads (uploaded_at)")
+    if "client" not in uploads.columns_dict:  # a database from before the budgets
+        uploads.add_column("client", str, not_null_default="")
+        uploads.add_column("bytes", int, not_null_default=0)
+        db.execute("UPDATE uploads SET bytes = length(log)")
+    # the budgets are summed from these alone: a column after a log's bytes in the row
+    # is read by walking the log's overflow pages
+    db.execute("DROP INDEX IF EXISTS uploads_age")
+    db.execute("CREATE INDEX IF NOT EXISTS uploads_held ON uploads (uploaded_at, bytes)")
+    db.execute("CREATE INDEX IF NOT EXISTS uploads_client ON uploads (client, uploaded_at, bytes)")
+    # what a readiness probe writes and takes back in one transaction (always empty)
+    db.table("disk_probe").create({"pad": bytes}, if_not_exists=True)
     # derived from the log (GameForked events): which game each fork continues
     db.table("forks").create(
         {"game_id": str, "forked_from": str, "at": int}, pk="game_id", if_not_exists=True

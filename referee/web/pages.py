@@ -28,7 +28,14 @@ from ..api.bodies import canonical_json
 from ..api.rulesets import describe
 from ..disputes import render as dispute_text
 from ..engine import registry
-from ..engine.errors import BadRequest, NotFound, RefereeError, TooMany
+from ..engine.errors import (
+    BadRequest,
+    NotFound,
+    RefereeError,
+    StoreFull,
+    StoreUnavailable,
+    TooMany,
+)
 from ..engine.events import MODERATOR
 from ..engine.game import rules_of, shapes_of
 from ..live import held_stream
@@ -49,6 +56,17 @@ SEEN_KEPT = 20  # games whose last-seen seq a browser's session remembers
 def referee() -> Referee:
     """The app's Referee service."""
     return current_app.extensions["referee"]
+
+
+@bp.errorhandler(StoreFull)
+@bp.errorhandler(StoreUnavailable)
+def store_trouble(error: StoreFull | StoreUnavailable) -> Response:
+    """A write the disk refused, where no page caught it to show it in its own place."""
+    answer = Response(render_template("store_trouble.html", reason=error.message), error.status)
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        answer.headers["Retry-After"] = str(retry_after)
+    return answer
 
 
 # --- home and new games ------------------------------------------------------------

@@ -21,8 +21,9 @@ from replays.log import LogLineError, parse
 from replays.receipts import Held, ReceiptError, holds, read_receipts
 from replays.verify import Report, verify_events
 
+from .. import limits
 from ..engine import registry
-from ..engine.errors import Forbidden, NotFound, RefereeError
+from ..engine.errors import Forbidden, NotFound, RefereeError, StoreFull, StoreUnavailable
 from ..engine.events import MODERATOR
 from ..imports import import_log
 from ..loop import beside_loop
@@ -33,9 +34,15 @@ from . import pages, present, story
 from .changes import changes
 
 bp = Blueprint("replay", __name__, url_prefix="/replay")
+bp.register_error_handler(StoreFull, pages.store_trouble)
+bp.register_error_handler(StoreUnavailable, pages.store_trouble)
 FEED_AT_MOST = 200  # the newest sentences a step shows (the log has them all)
-UPLOADS_KEPT, UPLOAD_SECONDS = 100, 86400  # uploaded logs: how many, and for how long
+UPLOAD_SECONDS = 86400  # an uploaded log is kept a day at most (and within the budgets)
 THEATRES_KEPT = 16  # logs held in this process, stepped through
+# ...and at most this much log among them: a parsed log takes some six times its size
+# in memory, so a large upload is held alone rather than beside fifteen others
+STAGE_BYTES = 64 << 20
+EVENT_BYTES = 1 << 10  # what a stored game's event counts for on the stage
 
 
 def referee() -> Referee:
@@ -51,6 +58,7 @@ class Showing:
     game_id: str
     upload: str | None = None  # the digest of an uploaded log
     checks: list[Check] = field(default_factory=list)
+    bytes: int = 0  # the log's size: what holding it on stage weighs
 
     @property
     def stage(self) -> Theatre:
@@ -70,7 +78,8 @@ class Showing:
 def _stage() -> Recent:
     """The logs this process has on stage: a stored game's keyed by its last hash (a log
     only grows), an upload's by its digest."""
-    return current_app.extensions.setdefault("replay_stage", Recent(THEATRES_KEPT))
+    stage = Recent(THEATRES_KEPT, weigh=lambda showing: showing.bytes, most=STAGE_BYTES)
+    return current_app.extensions.setdefault("replay_stage", stage)
 
 
 def showing_stored(game_id: str) -> Showing:
@@ -105,23 +114,28 @@ def _showing_bytes(data: bytes, digest: str) -> Showing:
         report = Report(status="invalid", seq=1, code="log/empty", reason="the log is empty")
         return Showing(None, report, "", digest)
     game_id = str(events[0].get("game_id", ""))
-    return _showing(events, game_id, digest)
+    return _showing(events, game_id, digest, len(data))
 
 
-def _showing(events: list[dict[str, Any]], game_id: str, upload: str | None = None) -> Showing:
+def _showing(
+    events: list[dict[str, Any]], game_id: str, upload: str | None = None, size: int = 0
+) -> Showing:
     """A log on stage, verified and folded beside the web process's loop (a long log
     takes seconds)."""
-    return beside_loop(_staged, events, game_id, upload)
+    return beside_loop(_staged, events, game_id, upload, size)
 
 
-def _staged(events: list[dict[str, Any]], game_id: str, upload: str | None) -> Showing:
+def _staged(
+    events: list[dict[str, Any]], game_id: str, upload: str | None, size: int
+) -> Showing:
     report = verify_events(events)
     theatre = Theatre(game_id, events) if _foldable_start(events) else None
     if theatre is not None:
         theatre.check_playable()
         if theatre.playable == 0:
             theatre = None
-    return Showing(theatre, report, game_id, upload)
+    weight = 0 if theatre is None else size or len(events) * EVENT_BYTES  # what it holds
+    return Showing(theatre, report, game_id, upload, bytes=weight)
 
 
 def _foldable_start(events: list[dict[str, Any]]) -> bool:
@@ -159,32 +173,53 @@ def _guard() -> None:
 @bp.errorhandler(413)
 def _too_large(_error):
     problem = f"This log is larger than this host takes ({_upload_limit():,} bytes)."
-    return render_template("replay_upload.html", limit=_upload_limit(), problem=problem), 413
+    return _upload_page(problem, 413, "request/too_large")
 
 
 @bp.get("")
 def start():
     """Upload a log to replay and check it."""
-    return render_template("replay_upload.html", limit=_upload_limit())
+    return _upload_page()
 
 
 @bp.post("")
 def upload():
-    """An uploaded log: kept a day (not a game) so its page can be stepped through."""
+    """An uploaded log: kept (not a game) within the host's upload budgets, so its page
+    can be stepped through."""
     sent = request.files.get("log")
     data = sent.read(_upload_limit() + 1) if sent else b""
     problem = _upload_problem(data)
     if problem:
-        return render_template("replay_upload.html", limit=_upload_limit(), problem=problem), 400
+        return _upload_page(problem, 400, "replay/upload_invalid")
     digest = hashlib.sha256(data).hexdigest()
-    now = referee().clock()
-    referee().store.keep_upload(digest, data, now, kept=UPLOADS_KEPT, seconds=UPLOAD_SECONDS)
-    showing = showing_upload(digest)
+    config = current_app.config
+    try:
+        referee().store.keep_upload(
+            digest,
+            data,
+            referee().clock(),
+            client=limits.client(),
+            total_bytes=config["UPLOAD_TOTAL_BYTES"],
+            client_bytes=config["UPLOAD_CLIENT_BYTES"],
+            seconds=UPLOAD_SECONDS,
+        )
+    except RefereeError as refused:  # over the budgets, or the disk refused it
+        said = refused.message[:1].upper() + refused.message[1:]
+        return _upload_page(f"{said}.", refused.status, refused.code)
+    # staged from the bytes in hand: reading them back from the store would copy them
+    showing = _stage().held(("upload", digest), lambda: _showing_bytes(data, digest))
     if showing.report.status != "invalid":
         return redirect(url_for("replay.page", digest=digest), 303)
     # the uploader holds the whole log: the bad event is shown whole
     bad = url_for("replay.page", digest=digest, at=showing.report.seq, **{"as": ALL})
     return redirect(bad, 303)
+
+
+def _upload_page(problem: str = "", status: int = 200, code: str = "") -> Response:
+    """The upload form, with why the last upload was refused."""
+    most = min(_upload_limit(), int(current_app.config["UPLOAD_CLIENT_BYTES"]))
+    page = render_template("replay_upload.html", limit=most, problem=problem, code=code)
+    return Response(page, status)
 
 
 def _upload_limit() -> int:

@@ -1,5 +1,6 @@
-"""Limits a host sets: how many events one import may hold, and an operator key that
-creating and importing games take (off by default)."""
+"""Limits a host sets: how many events one import may hold, an operator key that creating
+and importing games take (off by default), and rate limits per client address (on by
+default; the suite turns them off, so these turn them on)."""
 
 from pathlib import Path
 
@@ -70,9 +71,40 @@ def limited(tmp_path, **limits):
     return app_with(tmp_path, RATE_LIMITS=True, **limits)
 
 
-def test_rate_limits_are_off_unless_the_host_turns_them_on(tmp_path):
-    client = app_with(tmp_path, RATE_LIMIT_CREATE="2 per hour").test_client()
+def test_rate_limits_are_on_in_an_app_made_with_no_setting(tmp_path, monkeypatch):
+    monkeypatch.delenv("REFEREE_RATE_LIMITS", raising=False)  # the suite turns them off
+    app = create_app({"REFEREE_DB": str(tmp_path / "referee.db"), "RATE_LIMIT_CREATE": "2/hour"})
+    client = app.test_client()
+    assert [client.post("/games", json=GAME).status_code for _ in range(3)] == [201, 201, 429]
+    assert len(app.extensions["referee"].store.game_ids()) == 2
+
+
+@pytest.mark.parametrize("said", ["off", "OFF", "0", "no", "false"])
+def test_the_operator_turns_rate_limits_off(tmp_path, monkeypatch, said):
+    monkeypatch.setenv("REFEREE_RATE_LIMITS", said)
+    client = create_app(
+        {"REFEREE_DB": str(tmp_path / "referee.db"), "RATE_LIMIT_CREATE": "2/hour"}
+    ).test_client()
     assert [client.post("/games", json=GAME).status_code for _ in range(4)] == [201] * 4
+
+
+def test_a_rate_limit_switch_that_is_neither_on_nor_off_stops_the_app(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_RATE_LIMITS", "of")
+    with pytest.raises(ValueError, match="REFEREE_RATE_LIMITS"):
+        create_app({"REFEREE_DB": str(tmp_path / "referee.db")})
+
+
+def test_creating_games_from_the_page_counts_with_the_api(tmp_path):
+    app = limited(tmp_path, RATE_LIMIT_CREATE="2 per hour")
+    client = app.test_client()
+    assert client.post("/games", json=GAME).status_code == 201
+    form = client.get("/new/galloping-horse").get_data(as_text=True)
+    token = form.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
+    sent = {"csrf_token": token, "player": GAME["players"]}
+    assert client.post("/new/galloping-horse", data=sent).status_code == 200
+    assert client.post("/new/galloping-horse", data=sent).status_code == 429
+    assert client.get("/new/galloping-horse").status_code == 200  # the form itself is not
+    assert len(app.extensions["referee"].store.game_ids()) == 2
 
 
 def test_creating_past_the_limit_is_429_with_retry_after_and_creates_nothing(tmp_path):

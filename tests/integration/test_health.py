@@ -1,6 +1,8 @@
 """Liveness and readiness against the real parts: a SQLite file, an embedded Redis, a real
 worker process; times driven by the `now` a probe is given, never by waiting."""
 
+import os
+import shutil
 import sqlite3
 import time
 
@@ -67,10 +69,40 @@ def test_a_round_long_past_its_deadline_makes_the_service_not_ready(store, broke
     assert checks["rounds"] == {"ok": False, "overdue": 1, "oldest_seconds": LATE + 1}
 
 
-def test_without_a_broker_readiness_asks_the_database_and_the_rounds_alone(store):
+def test_without_a_broker_readiness_asks_the_database_its_disk_and_the_rounds_alone(store):
     ready, checks = readiness(store, None, sweep_seconds=SWEEP, now=T)
-    assert ready and set(checks) == {"database", "broker", "rounds"}
+    assert ready and set(checks) == {"database", "disk", "broker", "rounds"}
     assert checks["broker"] == {"ok": True, "configured": False}
+
+
+def test_free_space_below_the_floor_warns_and_readiness_stays_green(store):
+    usage = shutil.disk_usage(os.path.dirname(store.path))
+    above = usage.free + (1 << 30)
+    ready, checks = readiness(store, None, sweep_seconds=SWEEP, disk_floor=above, now=T)
+    assert ready and checks["disk"]["ok"] is True and checks["disk"]["degraded"] is True
+    assert checks["disk"]["floor_bytes"] == above and checks["disk"]["free_bytes"] > 0
+    ready, checks = readiness(store, None, sweep_seconds=SWEEP, disk_floor="0%", now=T)
+    assert ready and checks["disk"]["degraded"] is False and checks["disk"]["floor_bytes"] == 0
+    whole = readiness(store, None, sweep_seconds=SWEEP, disk_floor="100%", now=T)[1]["disk"]
+    assert whole["degraded"] is True and whole["floor_bytes"] == usage.total
+
+
+@pytest.mark.parametrize(
+    ("said", "floor"),
+    [("1GiB", 1 << 30), ("512 MiB", 512 << 20), ("2GB", 2 * 10**9), ("4096", 4096)],
+)
+def test_the_operator_sets_the_disk_floor(tmp_path, monkeypatch, said, floor):
+    monkeypatch.setenv("REFEREE_DISK_FLOOR", said)
+    app = create_app({"REFEREE_DB": str(tmp_path / "referee.db")})
+    disk = app.test_client().get("/readyz").get_json()["checks"]["disk"]
+    assert disk["floor_bytes"] == floor
+
+
+@pytest.mark.parametrize("said", ["lots", "5 parsecs", "-1", "150%"])
+def test_a_disk_floor_that_is_not_a_size_stops_the_app(tmp_path, monkeypatch, said):
+    monkeypatch.setenv("REFEREE_DISK_FLOOR", said)
+    with pytest.raises(ValueError, match="disk floor"):
+        create_app({"REFEREE_DB": str(tmp_path / "referee.db")})
 
 
 def test_readyz_turns_green_once_a_real_worker_sweeps_and_healthz_always_answers(tmp_path, broker):

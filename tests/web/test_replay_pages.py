@@ -284,6 +284,17 @@ def test_a_damage_of_every_kind_is_shown_without_a_server_error(client):
         assert client.get(f"{where}/part?at=99999").status_code in (200, 404), damage.kind
 
 
+@pytest.mark.parametrize(
+    "line",
+    [b'{"pad": 1}', b'{"seq": "2", "type": ["x"], "actor": {"seat": 1}}', b'{"seq": null}'],
+)
+def test_an_upload_whose_later_lines_are_not_events_is_shown_without_a_server_error(client, line):
+    first = ROYAL.read_bytes().split(b"\n", 1)[0]
+    where = uploaded(client, first + b"\n" + line + b"\n").headers["Location"]
+    assert client.get(where).status_code == 200
+    assert client.get(where.split("?")[0] + "/part?at=2").status_code in (200, 404)
+
+
 def test_an_upload_no_longer_kept_is_said_to_be_gone_and_imports_nothing(app, client):
     where = uploaded(client, ROYAL.read_bytes()).headers["Location"]
     store = app.extensions["referee"].store
