@@ -125,9 +125,7 @@ def _showing(
     return beside_loop(_staged, events, game_id, upload, size)
 
 
-def _staged(
-    events: list[dict[str, Any]], game_id: str, upload: str | None, size: int
-) -> Showing:
+def _staged(events: list[dict[str, Any]], game_id: str, upload: str | None, size: int) -> Showing:
     report = verify_events(events)
     theatre = Theatre(game_id, events) if _foldable_start(events) else None
     if theatre is not None:
