@@ -7,9 +7,15 @@ when there is none). docs/deployment.md says what to set behind a proxy.
 
 Also how a host writes sizes (`512MiB`) and switches (`on`, `off`) in its settings."""
 
-from flask import Flask
+import logging
+import time
+
+from flask import Flask, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse
+
+from .engine.errors import TooMany
 
 # the config key of a limit -> the endpoints that share its count (POST only), so that
 # a client has one count per kind of write whichever route it takes
@@ -33,7 +39,12 @@ DEFAULTS = {
     "RATE_LIMIT_CREATE": "20 per minute;200 per day",
     "RATE_LIMIT_IMPORT": "10 per minute;100 per day",
     "RATE_LIMIT_COMMANDS": "120 per minute",
+    # imported games are kept for good: MiB a day, a client's and all clients' together
+    "IMPORT_MIB_PER_CLIENT": "256 per day",
+    "IMPORT_MIB_IN_ALL": "2048 per day",
 }
+MIB = 1 << 20
+log = logging.getLogger("referee.limits")
 UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
 UNITS.update({"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40})
 
@@ -97,7 +108,41 @@ def init_app(app: Flask) -> None:
         in_memory_fallback_enabled=True,  # Redis gone: count here rather than refuse all
         swallow_errors=True,  # a storage error never turns a request into a 500
     )
+    app.extensions["referee_limiter"] = limiter
     for key, endpoints in LIMITED.items():
         shared = limiter.shared_limit(app.config[key], scope=key, methods=["POST"])
         for endpoint in endpoints:
             app.view_functions[endpoint] = shared(app.view_functions[endpoint])  # type: ignore[assignment]
+
+
+def charge_import(size: int) -> None:
+    """Count an import of `size` bytes (in MiB, rounded up) against its client's daily
+    budget and everyone's; TooMany past either, and nothing is counted. A count the
+    limits' storage cannot take lets the import through (as the rate limits do)."""
+    limiter = current_app.extensions.get("referee_limiter")
+    if limiter is None:  # the limits are off
+        return
+    cost = max(1, -(-size // MIB))
+    budgets = [
+        (parse(current_app.config["IMPORT_MIB_PER_CLIENT"]), client()),
+        (parse(current_app.config["IMPORT_MIB_IN_ALL"]), "everyone"),
+    ]
+    try:
+        for item, who in budgets:
+            if not limiter.limiter.test(item, "import-mib", who, cost=cost):
+                refused = TooMany(
+                    "import/budget",
+                    f"imports of {item.amount} MiB a {item.GRANULARITY.name} are taken"
+                    f" {'from this address' if who != 'everyone' else 'on this host'};"
+                    " try again later",
+                    {"mib": cost},
+                )
+                reset = limiter.limiter.get_window_stats(item, "import-mib", who).reset_time
+                refused.retry_after = max(1, int(reset - time.time()) + 1)
+                raise refused
+        for item, who in budgets:
+            limiter.limiter.hit(item, "import-mib", who, cost=cost)
+    except TooMany:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a storage fault never refuses an import
+        log.warning("import budget not counted (%s)", type(exc).__name__)

@@ -6,6 +6,7 @@ from marshmallow import ValidationError
 
 from schemas import ImportedSchema, ImportSchema
 
+from .. import limits
 from ..engine.errors import BadRequest
 from ..imports import import_log
 from .bodies import CanonicalJsonParser
@@ -33,6 +34,7 @@ def import_game(**_):
     require_operator()
     request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
     limit = current_app.config["IMPORT_MAX_EVENTS"]
+    limits.charge_import(request.content_length or len(request.get_data()))
     if request.mimetype == NDJSON:
         return import_log(referee(), request.get_data(), max_events=limit), 201
     body = _json_body()

@@ -278,6 +278,7 @@ def import_upload(digest: str):
         if data is None:
             raise NotFound("replay/upload_gone", "this upload is no longer kept", {})
         limit = current_app.config.get("IMPORT_MAX_EVENTS")
+        limits.charge_import(len(data))
         created = import_log(referee(), data, max_events=limit)
     except RefereeError as error:
         return _page(lambda: showing, error=error)

@@ -145,3 +145,41 @@ def test_imports_past_the_limit_are_429(tmp_path):
     assert client.post("/games/import", data=data, headers=NDJSON).status_code == 201
     again = client.post("/games/import", data=data, headers=NDJSON)
     assert again.status_code == 429 and again.get_json()["error"]["code"] == "rate/limited"
+
+
+def test_imports_are_kept_for_good_so_their_bytes_have_a_daily_budget(tmp_path):
+    """Each import counts its MiB (rounded up) against its client's day and everyone's:
+    past either, 429 import/budget with the time until room comes back, nothing stored."""
+    app = limited(tmp_path, IMPORT_MIB_PER_CLIENT="2 per day")
+    client = app.test_client()
+    data = a_log()
+    assert len(data) < 1 << 20  # one MiB of the budget each
+    assert client.post("/games/import", data=data, headers=NDJSON).status_code == 201
+    store = app.extensions["referee"].store
+    imported = store.game_ids()
+    # refused as a game stored already, after it was counted: the budget counts what is sent
+    assert client.post("/games/import", data=data, headers=NDJSON).status_code == 409
+    refused = client.post("/games/import", data=data, headers=NDJSON)
+    assert refused.status_code == 429
+    assert refused.get_json()["error"]["code"] == "import/budget"
+    assert 3600 < int(refused.headers["Retry-After"]) <= 86401
+    assert store.game_ids() == imported
+    elsewhere = client.post(
+        "/games/import", data=data, headers=NDJSON, environ_base={"REMOTE_ADDR": "10.1.2.3"}
+    )
+    assert elsewhere.status_code == 409  # another address has its own day (the game exists)
+
+    everyone = limited(tmp_path / "all", IMPORT_MIB_IN_ALL="1 per day").test_client()
+    assert everyone.post("/games/import", data=data, headers=NDJSON).status_code == 201
+    second = everyone.post(
+        "/games/import", data=data, headers=NDJSON, environ_base={"REMOTE_ADDR": "10.9.9.9"}
+    )
+    assert second.get_json()["error"]["code"] == "import/budget"
+
+
+def test_the_import_budget_is_on_by_default(tmp_path, monkeypatch):
+    monkeypatch.delenv("REFEREE_RATE_LIMITS", raising=False)
+    app = create_app({"REFEREE_DB": str(tmp_path / "referee.db")})
+    assert app.config["IMPORT_MIB_PER_CLIENT"] == "256 per day"
+    assert app.config["IMPORT_MIB_IN_ALL"] == "2048 per day"
+    assert "referee_limiter" in app.extensions
