@@ -4,6 +4,7 @@ import os
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import answers, api, games, health, limits, web  # noqa: F401  (games registers rulesets)
 from .live import Gate, Herald, Hub
@@ -37,6 +38,9 @@ DEFAULTS: dict[str, Any] = {
     # free space on the database's file system below which readiness warns
     "DISK_FLOOR": health.DISK_FLOOR,
     "STREAMS_PER_CLIENT": 32,  # live streams one client address holds in a web process
+    # reverse proxies in front whose X-Forwarded-For, -Proto and -Host are believed (0: the
+    # client is whoever connected); behind one, each visitor is counted as itself
+    "PROXIES": 0,
     # where people reach the service (https://referee.example.org): links to board images in
     # notifications; pages and the API use the address they were asked on when it is unset
     "PUBLIC_URL": None,
@@ -71,9 +75,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
     if "REFEREE_STREAMS_PER_CLIENT" in os.environ:
         app.config["STREAMS_PER_CLIENT"] = limit_setting(os.environ["REFEREE_STREAMS_PER_CLIENT"])
+    if "REFEREE_PROXIES" in os.environ:
+        app.config["PROXIES"] = int(os.environ["REFEREE_PROXIES"])
     if test_config:
         app.config.from_mapping(test_config)
     _read_sizes(app)
+    if app.config["PROXIES"]:
+        hops = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     answers.init_app(app)
     store = EventStore(app.config["REFEREE_DB"], busy_seconds=app.config["STORE_BUSY_SECONDS"])
     herald = Herald(Hub(), app.config.get("REDIS_URL") or None)

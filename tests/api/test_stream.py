@@ -189,3 +189,18 @@ def created(client):
     answer = client.post("/games", json=body)
     assert answer.status_code == 201
     return answer.get_json()["game_id"]
+
+
+def test_behind_a_proxy_the_operator_names_each_visitor_is_counted_as_itself(tmp_path):
+    """Without PROXIES every visitor behind the proxy is the proxy's address and shares
+    its cap; with it, the address the proxy says."""
+    for proxies, second in ((0, 429), (1, 200)):
+        app = create_app(
+            {"REFEREE_DB": str(tmp_path / f"p{proxies}.db"), "STREAMS_PER_CLIENT": 1,
+             "PROXIES": proxies}
+        )  # fmt: skip
+        client = app.test_client()
+        path = f"/games/{created(client)}/stream"
+        first = client.get(path, buffered=False, headers={"X-Forwarded-For": "203.0.113.7"})
+        other = client.get(path, buffered=False, headers={"X-Forwarded-For": "198.51.100.9"})
+        assert (first.status_code, other.status_code) == (200, second)
