@@ -15,6 +15,11 @@ DEFAULTS: dict[str, Any] = {
     "REFEREE_DB": DEFAULT_PATH,
     "SNAPSHOT_EVERY": 100,
     "SWEEP_SECONDS": 2.0,
+    # seconds a worker may hold a task unacknowledged before Redis hands it out again;
+    # a timed task is sent only for a deadline within ARMING_SECONDS, which is kept at
+    # most half of it (and at most 600 s): docs/rounds.md, "When"
+    "VISIBILITY_TIMEOUT": 3600,
+    "ARMING_SECONDS": 600,
     "API_TITLE": "referee",
     "API_VERSION": "1",
     "OPENAPI_VERSION": "3.0.3",
@@ -60,6 +65,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
     if "REFEREE_SWEEP_SECONDS" in os.environ:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
+    for name in ("VISIBILITY_TIMEOUT", "ARMING_SECONDS"):
+        if f"REFEREE_{name}" in os.environ:
+            app.config[name] = int(os.environ[f"REFEREE_{name}"])
     if "REFEREE_RATE_LIMITS" in os.environ:
         app.config["RATE_LIMITS"] = limits.switch(
             os.environ["REFEREE_RATE_LIMITS"], "REFEREE_RATE_LIMITS"

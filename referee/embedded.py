@@ -94,7 +94,11 @@ def beat_command(db: str, loglevel: str) -> list[str]:
 
 
 def worker_command(
-    *, hostname: str, beat_schedule: Path | None, loglevel: str = "INFO"
+    *,
+    hostname: str,
+    beat_schedule: Path | None,
+    loglevel: str = "INFO",
+    app: str = "workers.worker",
 ) -> list[str]:
     """The command line of one Celery worker process (with the beat sweeper if asked)."""
     command = [
@@ -103,7 +107,7 @@ def worker_command(
         "celery",
         "--quiet",  # no banner
         "-A",
-        "workers.worker",
+        app,
         "worker",
         "--loglevel",
         loglevel,
@@ -130,9 +134,11 @@ def workers(
     env: dict[str, str] | None = None,
     beat: bool = True,
     loglevel: str = "INFO",
+    app: str = "workers.worker",
 ) -> Iterator[list[subprocess.Popen]]:
     """`count` Celery worker processes on the broker, the first also running the beat
-    sweeper of overdue rounds (unless beat=False); stopped on the way out."""
+    sweeper of overdue rounds (unless beat=False); stopped on the way out. `app` is the
+    module Celery loads (a test's own, built on workers.worker)."""
     environment = {**os.environ, "REDIS_URL": broker, "REFEREE_DB": db, **(env or {})}
     schedule = Path(db).resolve().parent / "celerybeat-schedule"
     started = [
@@ -141,6 +147,7 @@ def workers(
                 hostname=f"referee{n}@%h",
                 beat_schedule=schedule if beat and n == 0 else None,
                 loglevel=loglevel,
+                app=app,
             ),
             env=environment,
             preexec_fn=die_with_parent(os.getpid()),  # its own group; dies with this one

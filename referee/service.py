@@ -56,10 +56,16 @@ CLOCK_OUTCOMES = {
     "rule/not_due": "not_due",
     "game/over": "not_running",
 }
-# a clock due within this many seconds gets a timed task at once (a Celery ETA task, held
-# by a worker); one further off is armed by the sweeper when it comes this near, as an
-# ETA task on Redis is delivered again after the broker's visibility timeout (1 h)
+# a deadline (a round's, a clock's) within the arming horizon gets a timed task at once (a
+# Celery ETA task, held unacknowledged by a worker until it is due); one further off is
+# armed by the sweeper when it comes that near, as Redis hands a task held past the
+# broker's visibility timeout out again. The horizon is at most half that timeout
+# (workers.celery_app.arming_horizon) and never more than NEAR_SECONDS
 NEAR_SECONDS = 600
+# an armed deadline is left to its timed task this long: the sweeper sends a task of its
+# own only for a deadline passed longer ago (its timed task was lost), so a round is not
+# resolved by two tasks racing at its deadline
+GRACE_SECONDS = 5
 
 
 def utc_text(seconds: int) -> str:
@@ -134,11 +140,13 @@ class Referee:
         clock: Callable[[], int] = wall_seconds,
         scheduler: Scheduler | None = None,
         herald: Herald | None = None,
+        arming_seconds: int = NEAR_SECONDS,
     ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
         self.clock = clock
         self.scheduler = scheduler
+        self.arming_seconds = arming_seconds  # the horizon within which deadlines are timed
         self.herald = herald or Herald(Hub())  # tells live streams a log grew
         self.latest = LatestStates()
         self.queues = GameQueues()  # this process's commands on one game, one at a time
@@ -427,38 +435,59 @@ class Referee:
         """Deliveries whose time has come (first attempts, retries, reminders)."""
         return self.subscriptions.due(now if now is not None else self.clock())
 
-    def due_clocks(self, now: int | None = None) -> list[tuple[str, int, int]]:
-        """(game, seat, deadline) of the running clocks whose deadline has passed."""
-        return self.store.due_clocks(now if now is not None else self.clock())
+    def due_clocks(self, now: int | None = None, *, grace: int = 0) -> list[tuple[str, int, int]]:
+        """(game, seat, deadline) of the running clocks whose deadline has passed; one
+        armed only once it passed `grace` seconds ago."""
+        return self.store.due_clocks(now if now is not None else self.clock(), grace=grace)
 
     def arm_clocks(self, now: int | None = None) -> list[tuple[str, int, int]]:
-        """Send a timed task for every running clock now due within NEAR_SECONDS that has
-        none yet; returns those clocks."""
+        """Send a timed task for every running clock now due within the arming horizon
+        that has none yet; returns those clocks."""
+        if self.scheduler is None:
+            return []  # nothing could be sent: the clocks stay unarmed
         now = now if now is not None else self.clock()
-        armed = self.store.arm_clocks(now, now + NEAR_SECONDS)
-        if self.scheduler is not None:
-            for game_id, seat, deadline in armed:
-                self.scheduler.time_out(game_id, seat, deadline)
+        armed = self.store.arm_clocks(now, now + self.arming_seconds)
+        for game_id, seat, deadline in armed:
+            self.scheduler.time_out(game_id, seat, deadline)
+        return armed
+
+    def arm_rounds(self, now: int | None = None) -> list[tuple[str, int, int]]:
+        """Send a timed resolve_round for every open round now due within the arming
+        horizon that has none yet; returns those (game, round, deadline)."""
+        if self.scheduler is None:
+            return []  # nothing could be sent: the rounds stay unarmed
+        now = now if now is not None else self.clock()
+        armed = self.store.arm_rounds(now, now + self.arming_seconds)
+        for game_id, number, deadline in armed:
+            self.scheduler.resolve(game_id, number, deadline)
         return armed
 
     def due_of(
         self, state: game.State, records: list[dict[str, Any]], now: int
     ) -> dict[str, Any] | None:
-        """The store's row of what is due in a game; for a clocked game, its running
-        clocks, those due soon armed (a timed task is sent for each after the commit)."""
-        if "clock" not in state:
-            return due_row(state)
-        return {"clocks": running_clocks(state, self.scheduler is not None, now)}
+        """The store's row of what is due in a game, deadlines due soon armed (a timed
+        task is sent for each after the commit): a game in rounds' open round, when these
+        records set its deadline; a clocked game's running clocks."""
+        timed = now + self.arming_seconds if self.scheduler is not None else None
+        if "clock" in state:
+            return {"clocks": running_clocks(state, timed)}
+        row = due_row(state)
+        if row is not None and row["round"] is not None:
+            sets_deadline = any(r["type"] in DEADLINE_EVENTS for r in records)
+            row["armed"] = sets_deadline and is_timed(row, timed)
+        return row
 
-    def due_rounds(self, now: int | None = None) -> list[tuple[str, int]]:
-        """Open rounds that are closed or past their deadline and not paused."""
-        return self.store.due_rounds(now if now is not None else self.clock())
+    def due_rounds(self, now: int | None = None, *, grace: int = 0) -> list[tuple[str, int]]:
+        """Open rounds that are closed or past their deadline and not paused; one armed
+        only once its deadline passed `grace` seconds ago."""
+        return self.store.due_rounds(now if now is not None else self.clock(), grace=grace)
 
     def schedule(
         self, game_id: str, records: list[dict[str, Any]], row: dict[str, Any] | None
     ) -> None:
-        """Ask the scheduler to resolve the open round at its deadline, or now if closed;
-        to time out each clock armed in this batch at its deadline."""
+        """Ask the scheduler to resolve the open round now if closed, or at its deadline
+        if armed in this batch; to time out each clock armed in this batch at its deadline
+        (deadlines further off are armed by the sweeper, arm_rounds and arm_clocks)."""
         if self.scheduler is not None and row and "clocks" in row:
             if any(r["type"] in CLOCK_EVENTS for r in records):
                 for clock in row["clocks"]:
@@ -469,7 +498,7 @@ class Referee:
             return
         if row["ready"]:
             self.scheduler.resolve(game_id, row["round"], None)
-        elif any(r["type"] in DEADLINE_EVENTS for r in records):
+        elif row["armed"]:
             self.scheduler.resolve(game_id, row["round"], row["deadline"])
 
     def _maybe_snapshot(self, game_id: str, before: int, after: game.State) -> None:
@@ -539,17 +568,23 @@ MAX_FORK_HOPS = 64  # forks of forks followed to the one play went on in
 CLOCK_EVENTS = ("ClockSet", "ClockExtended", "GameResumed")
 
 
-def running_clocks(state: game.State, armed: bool, now: int) -> list[dict[str, Any]]:
+def running_clocks(state: game.State, timed: int | None) -> list[dict[str, Any]]:
     """A clocked game's running clocks (none while paused or once play stops): seat,
-    deadline, and `armed` for a deadline within NEAR_SECONDS when `armed` is asked."""
+    deadline, and `armed` for a deadline by `timed` (None: none is armed)."""
     clock = state["clock"]
     if game.is_closed(state) or clock["paused_at"] is not None:
         return []
     return [
-        {"seat": seat, "deadline": deadline, "armed": armed and deadline <= now + NEAR_SECONDS}
+        {"seat": seat, "deadline": deadline, "armed": timed is not None and deadline <= timed}
         for seat, deadline in enumerate(clock["deadlines"])
         if deadline is not None
     ]
+
+
+def is_timed(row: dict[str, Any], timed: int | None) -> bool:
+    """Whether an open round's deadline gets its timed task now: it is running (neither
+    closed nor paused) and due by `timed` (None: no task can be sent)."""
+    return timed is not None and not row["ready"] and not row["paused"] and row["deadline"] <= timed
 
 
 def presented(game_id: str, state: game.State, viewer: Viewer) -> dict[str, Any]:

@@ -9,8 +9,13 @@ from datetime import UTC, datetime
 from celery import Celery, Task
 from flask import Flask
 
+from referee.service import NEAR_SECONDS
+
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 SWEEP_SECONDS = 2.0
+# Redis hands a task out again when the worker holding it has not acknowledged it this
+# many seconds after taking it: kombu's default, said here as timed tasks depend on it
+VISIBILITY_TIMEOUT = 3600
 # resolving rounds appends to the SQLite file, so only workers on the referee node
 # consume the `rounds` queue; the default queue's tasks carry their whole input and
 # run on any machine
@@ -18,7 +23,12 @@ ROUNDS_QUEUE, ANYWHERE_QUEUE = "rounds", "celery"
 log = logging.getLogger(__name__)
 
 
-def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECONDS) -> Celery:
+def make_celery(
+    broker: str | None = None,
+    *,
+    sweep_seconds: float = SWEEP_SECONDS,
+    visibility_timeout: int = VISIBILITY_TIMEOUT,
+) -> Celery:
     """A Celery app on Redis (REDIS_URL), with the tasks of workers.tasks and the
     sweeper of overdue rounds on its beat schedule."""
     url = broker or os.environ.get("REDIS_URL", DEFAULT_BROKER)
@@ -34,7 +44,15 @@ def make_celery(broker: str | None = None, *, sweep_seconds: float = SWEEP_SECON
         broker_connection_retry_on_startup=True,
         # a publish gives up quickly when Redis is gone (the sweeper catches up)
         broker_connection_timeout=2,
-        broker_transport_options={"socket_connect_timeout": 2, "socket_timeout": 5},
+        broker_transport_options={
+            "socket_connect_timeout": 2,
+            "socket_timeout": 5,
+            "visibility_timeout": visibility_timeout,
+            # look for tasks held past it every quarter of it, at most every 10 s (kombu
+            # looks every 100 s), so the timeout is kept to within a quarter of itself
+            "unacked_restore_interval": max(1, min(10, visibility_timeout // 4)),
+            "unacked_restore_throttle": 1,
+        },
         task_routes={
             "referee.resolve_round": {"queue": ROUNDS_QUEUE},
             "referee.sweep_rounds": {"queue": ROUNDS_QUEUE},
@@ -124,11 +142,25 @@ def celery_init_app(app: Flask) -> Celery:
             with app.app_context():
                 return self.run(*args, **kwargs)
 
+    visibility = app.config.get("VISIBILITY_TIMEOUT", VISIBILITY_TIMEOUT)
     celery = make_celery(
-        app.config.get("REDIS_URL"), sweep_seconds=app.config.get("SWEEP_SECONDS", SWEEP_SECONDS)
+        app.config.get("REDIS_URL"),
+        sweep_seconds=app.config.get("SWEEP_SECONDS", SWEEP_SECONDS),
+        visibility_timeout=visibility,
     )
     celery.Task = FlaskTask  # type: ignore[misc]
     celery.set_default()
     app.extensions["celery"] = celery
-    app.extensions["referee"].scheduler = CeleryScheduler(celery)
+    referee = app.extensions["referee"]
+    referee.scheduler = CeleryScheduler(celery)
+    referee.arming_seconds = arming_horizon(
+        visibility, app.config.get("ARMING_SECONDS", NEAR_SECONDS)
+    )
     return celery
+
+
+def arming_horizon(visibility_timeout: int, asked: int) -> int:
+    """How near a deadline must be for its timed task to be sent: as asked, but at most
+    half the visibility timeout (a timed task is held unacknowledged until its deadline,
+    and must be acknowledged before Redis hands it out again) and at most NEAR_SECONDS."""
+    return max(0, min(asked, visibility_timeout // 2, NEAR_SECONDS))

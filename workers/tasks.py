@@ -8,7 +8,7 @@ from flask import current_app
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
 from referee.health import record_sweep
-from referee.service import NEAR_SECONDS
+from referee.service import GRACE_SECONDS
 from replays.log import LogLineError, parse
 from replays.verify import Report, verify_bytes, verify_events
 
@@ -46,22 +46,28 @@ def deliver(delivery_id: str) -> str:
 @shared_task(name="referee.sweep_rounds")
 def sweep_rounds() -> int:
     """Send resolve_round for every round that is closed or overdue, and time_out for
-    every clock past its deadline; arm the clocks due soon (beat runs this)."""
+    every clock past its deadline (a deadline with a timed task once it is GRACE_SECONDS
+    late: that task was lost); arm the rounds and clocks due soon (beat runs this)."""
     referee = current_app.extensions["referee"]
     now = referee.clock()
-    due = referee.due_rounds(now)
+    due = referee.due_rounds(now, grace=GRACE_SECONDS)
     for game_id, round_number in due:
         resolve_round.delay(game_id, round_number)
-    late = referee.due_clocks(now)
+    late = referee.due_clocks(now, grace=GRACE_SECONDS)
     for game_id, seat, deadline in late:
         time_out.delay(game_id, seat, deadline)
-    armed = referee.arm_clocks(now)
+    rounds, clocks = referee.arm_rounds(now), referee.arm_clocks(now)
     for delivery_id in referee.due_deliveries(now):
         deliver.delay(delivery_id)
     if due or late:  # a sweep that finds nothing says nothing
         log.info("sweep: %d round(s) and %d clock(s) due, sent", len(due), len(late))
-    if armed:
-        log.info("sweep: %d clock(s) due within %d s, timed", len(armed), NEAR_SECONDS)
+    if rounds or clocks:
+        log.info(
+            "sweep: %d round(s) and %d clock(s) due within %d s, timed",
+            len(rounds),
+            len(clocks),
+            referee.arming_seconds,
+        )
     broker = current_app.config.get("REDIS_URL")
     if broker:  # readiness asks when a worker last swept
         record_sweep(broker, now)

@@ -30,6 +30,23 @@ Event = dict[str, Any]
 Tail = tuple[int, str, str]  # a game's last seq, its hash and its time
 MAX_SEQ = 2**63 - 1  # SQLite's largest integer
 INSERT_EVENT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
+# a game's open round; `armed` (a timed task was sent for its deadline) is kept while the
+# round, its deadline and its running stand, else set as this append says (SET reads
+# the row as it was)
+MARK_ROUND = """
+INSERT INTO rounds_due (game_id, round, deadline, ready, paused, armed)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (game_id) DO UPDATE SET
+  armed = CASE
+    WHEN excluded.armed = 1 THEN 1
+    WHEN round = excluded.round AND deadline = excluded.deadline
+      AND paused = 0 AND excluded.paused = 0 THEN armed
+    ELSE 0 END,
+  round = excluded.round,
+  deadline = excluded.deadline,
+  ready = excluded.ready,
+  paused = excluded.paused
+"""
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then SQLite's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
@@ -467,10 +484,8 @@ class EventStore:
         if due["round"] is None:
             conn.execute("DELETE FROM rounds_due WHERE game_id = ?", (game_id,))
             return
-        conn.execute(
-            "INSERT OR REPLACE INTO rounds_due VALUES (?, ?, ?, ?, ?)",
-            (game_id, due["round"], due["deadline"], int(due["ready"]), int(due["paused"])),
-        )
+        row = (game_id, due["round"], due["deadline"], int(due["ready"]), int(due["paused"]))
+        conn.execute(MARK_ROUND, (*row, int(due.get("armed", False))))
 
     def _mark_clocks(self, conn: sqlite3.Connection, game_id: str, clocks: list[dict]) -> None:
         """A clocked game's running clocks: a row kept as it was (armed or not) while its
@@ -493,12 +508,14 @@ class EventStore:
                     (game_id, seat, clock["deadline"], int(clock.get("armed", False))),
                 )
 
-    def due_clocks(self, now: int) -> list[tuple[str, int, int]]:
-        """(game, seat, deadline) of every running clock whose deadline has passed."""
+    def due_clocks(self, now: int, *, grace: int = 0) -> list[tuple[str, int, int]]:
+        """(game, seat, deadline) of every running clock whose deadline has passed; an
+        armed one only once it passed `grace` seconds ago (its timed task runs first)."""
         rows = self.db.execute(
-            "SELECT game_id, seat, deadline FROM clocks_due WHERE deadline <= ?"
+            "SELECT game_id, seat, deadline FROM clocks_due"
+            " WHERE deadline <= ? AND (armed = 0 OR deadline <= ?)"
             " ORDER BY deadline, game_id, seat",
-            (now,),
+            (now, now - grace),
         )
         return [(row[0], row[1], row[2]) for row in rows.fetchall()]
 
@@ -519,12 +536,31 @@ class EventStore:
             ).fetchall()
         return sorted((row[0], row[1], row[2]) for row in rows)
 
-    def due_rounds(self, now: int) -> list[tuple[str, int]]:
-        """(game, round) of every open round that is closed or past its deadline, unpaused."""
+    def arm_rounds(self, now: int, until: int) -> list[tuple[str, int, int]]:
+        """(game, round, deadline) of the open rounds, neither closed nor paused, due after
+        `now` and by `until` that no timed task was sent for yet, marked as sent now (the
+        write lock is taken only when there are some)."""
+        armable = "armed = 0 AND ready = 0 AND paused = 0 AND deadline > ? AND deadline <= ?"
+        if not self.db.execute(
+            f"SELECT 1 FROM rounds_due WHERE {armable} LIMIT 1", (now, until)
+        ).fetchone():
+            return []
+        with self.transaction() as conn:
+            rows = conn.execute(
+                f"UPDATE rounds_due SET armed = 1 WHERE {armable}"
+                " RETURNING game_id, round, deadline",
+                (now, until),
+            ).fetchall()
+        return sorted((row[0], row[1], row[2]) for row in rows)
+
+    def due_rounds(self, now: int, *, grace: int = 0) -> list[tuple[str, int]]:
+        """(game, round) of every open round that is closed or past its deadline, unpaused;
+        an armed one only once its deadline passed `grace` seconds ago (its timed task
+        runs first)."""
         rows = self.db.execute(
-            "SELECT game_id, round FROM rounds_due"
-            " WHERE paused = 0 AND (ready = 1 OR deadline <= ?) ORDER BY deadline, game_id",
-            (now,),
+            "SELECT game_id, round FROM rounds_due WHERE paused = 0 AND (ready = 1"
+            " OR deadline <= ? AND (armed = 0 OR deadline <= ?)) ORDER BY deadline, game_id",
+            (now, now - grace),
         )
         return [(row[0], row[1]) for row in rows.fetchall()]
 

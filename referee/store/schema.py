@@ -4,6 +4,8 @@ The delete trigger alone does not stop INSERT OR REPLACE: SQLite fires it on a
 replace only with PRAGMA recursive_triggers on, so a replace is refused on insert.
 """
 
+import sqlite3
+
 import sqlite_utils
 
 TRIGGERS = """
@@ -57,12 +59,16 @@ def create(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     # derived from the log (each game's open round), rewritten with every append: the
-    # sweeper's index of rounds to resolve
+    # sweeper's index of rounds to resolve; `armed` once a timed task is sent
     db.table("rounds_due").create(
-        {"game_id": str, "round": int, "deadline": int, "ready": int, "paused": int},
+        {"game_id": str, "round": int, "deadline": int, "ready": int, "paused": int, "armed": int},
         pk="game_id",
+        not_null={"armed"},
+        defaults={"armed": 0},
         if_not_exists=True,
     )
+    add_column(db, "rounds_due", "armed INTEGER NOT NULL DEFAULT 0")
+    db.execute("CREATE INDEX IF NOT EXISTS rounds_due_deadline ON rounds_due (deadline)")
     # derived from the log (each clocked game's running clocks), rewritten with every
     # append: the sweeper's index of turn clocks; `armed` once a timed task is sent
     db.table("clocks_due").create(
@@ -139,6 +145,20 @@ def create(db: sqlite_utils.Database) -> None:
         {"game_id": str, "forked_from": str, "at": int}, pk="game_id", if_not_exists=True
     )
     db.executescript(TRIGGERS)
+
+
+def add_column(db: sqlite_utils.Database, table: str, column: str) -> None:
+    """Add a column (its SQL definition) that a file made by an earlier version lacks;
+    its rows get the default, nothing is rewritten. Processes starting together on one
+    file may race to add it: the one that loses finds it there."""
+    name = column.split()[0]
+    if name in db[table].columns_dict:
+        return
+    try:
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+    except sqlite3.OperationalError:
+        if name not in db[table].columns_dict:
+            raise
 
 
 # `event` holds the whole event as its canonical JSON (the log line); the other
