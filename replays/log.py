@@ -43,9 +43,10 @@ def _event(line: bytes, number: int) -> Event:
     64 bits, which it makes a fraction: a line it refuses, or where it read a fraction,
     is read by the standard library, so every line means exactly what `json.loads`
     makes of it (NaN and Infinity refused). The walk that looks for fractions and
-    measures the nesting is spared a line whose bytes show it needs none: no run of 20
-    digits (every integer orjson cannot hold has one; a fraction written as such it
-    reads as `json.loads` does) and no more brackets than MAX_DEPTH."""
+    measures the nesting is spared a line whose bytes show it needs none: no run of 19
+    digits (every integer orjson cannot hold has one: below -2**63 a 19-digit one such as
+    -9223372036854775809 already; a fraction written as such it reads as `json.loads`
+    does) and no more brackets than MAX_DEPTH."""
     try:
         event = orjson.loads(line)
     except orjson.JSONDecodeError:
@@ -65,7 +66,7 @@ def _event(line: bytes, number: int) -> Event:
 
 
 _DIGITS = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))  # to "0"
-_LONG_NUMBER = b"0" * 20
+_LONG_NUMBER = b"0" * 19
 
 
 def _plain(line: bytes) -> bool:

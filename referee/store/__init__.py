@@ -159,7 +159,11 @@ class EventStore:
     def _writing(self) -> sqlite3.Connection:
         """This process's one connection for writes, used only under the write lock, by
         whichever thread holds it: a transaction is never seen by a read in progress
-        elsewhere in the process (a forked process opens its own)."""
+        elsewhere in the process (a forked process opens its own). A store in memory
+        (a simulation's, in one thread) has one database per connection, so it writes on
+        the connection it reads from."""
+        if self.path == ":memory:":
+            return self.db.conn
         held = self._writer
         if held is None or held[0] != os.getpid():
             held = self._writer = (os.getpid(), self._connect(any_thread=True))

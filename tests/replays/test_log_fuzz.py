@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from chained import rechain
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from replays.log import MAX_DEPTH, LogLineError, dumps, parse, read
@@ -141,6 +141,9 @@ def test_importing_an_unreadable_log_is_a_400_with_a_code(client, data):
         max_size=4,
     )
 )
+@example({"": -9223372036854775809})  # one below -2**63: 19 digits, a fraction to orjson
+@example({"": -9962006345344120832})
+@example({"": 18446744073709551615, "n": -9223372036854775808})  # orjson's own limits
 def test_a_line_means_what_the_standard_library_reads_in_it(event):
     line = json.dumps(event).encode("utf-8")
     (read_back,) = parse(line)
