@@ -21,7 +21,6 @@ p95 <= 250 ms, /healthz max <= 1 s.
 """
 
 import argparse
-import json
 import os
 import resource
 import selectors
@@ -40,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from measures import memory_kib, percentile, report  # noqa: E402
+from web import call, free_port  # noqa: E402
 
 PLAYERS = ["N", "E", "S", "W"]
 COMMAND_P95 = 0.25
@@ -303,21 +303,6 @@ def new_game(port: int) -> tuple[str, list[str]]:
     status, created = call(conn, "POST", "/games", body)
     assert status == 201, created
     return created["game_id"], [seat["token"] for seat in created["seats"]]
-
-
-def call(conn: HTTPConnection, method: str, path: str, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-    answer = conn.getresponse()
-    return answer.status, json.loads(answer.read())
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start(port: int, db: Path, broker: str, args) -> subprocess.Popen:

@@ -3,23 +3,13 @@ the view, the store's due clocks, near deadlines timed at once and far ones arme
 sweeper, and timeouts that happen once."""
 
 import pytest
+from scheduling import T0, Clock
 
 from referee.app import create_app
 from referee.service import NEAR_SECONDS
 
-T0 = 1_800_000_000
 DAY = 86400
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-
-
-class Clock:
-    """The service's clock, moved by hand."""
-
-    def __init__(self, now: int = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
 
 
 class Recorder:

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 from chained import rechain
+from scheduling import T0, Recorder
 
 from referee.bots import choose, play
 from referee.engine import game
@@ -17,7 +18,6 @@ from replays.verify import verify_bytes, verify_events
 
 NDJSON = "application/x-ndjson"
 CONTENT = ("seq", "type", "actor", "visibility", "payload", "command", "salt", "state_hash")
-T0 = 1_800_000_000
 
 
 # --- helpers ---------------------------------------------------------------------------
@@ -396,16 +396,6 @@ def test_a_client_cannot_name_the_fork(client, app, http_game):
 
 
 # --- a game in rounds ------------------------------------------------------------------
-
-
-class Recorder:
-    """A scheduler that remembers what the service asked for."""
-
-    def __init__(self) -> None:
-        self.asked: list[tuple[str, int, int | None]] = []
-
-    def resolve(self, game_id, round_number, eta):
-        self.asked.append((game_id, round_number, eta))
 
 
 @pytest.fixture

@@ -4,31 +4,10 @@ import threading
 
 import pytest
 import sealed_toy
+from scheduling import T0, Clock, Recorder
 
 from referee.app import create_app
 from referee.engine import registry
-
-T0 = 1_800_000_000
-
-
-class Clock:
-    """The service's clock, moved by hand."""
-
-    def __init__(self, now: int = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> int:
-        return self.now
-
-
-class Recorder:
-    """A scheduler that remembers what the service asked for."""
-
-    def __init__(self) -> None:
-        self.asked: list[tuple[str, int, int | None]] = []
-
-    def resolve(self, game_id, round_number, eta):
-        self.asked.append((game_id, round_number, eta))
 
 
 @pytest.fixture(autouse=True)

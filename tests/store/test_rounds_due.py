@@ -6,36 +6,16 @@ knew what was armed keeps working."""
 import sqlite3
 
 import pytest
+from scheduling import T0, Clock, Recorder
 
 from referee.service import GRACE_SECONDS, Referee
 from referee.store import EventStore
 from referee.store.schema import add_column
 
-T0 = 1_800_000_000
 DAY = 86400
 HORIZON = 600
 PLAYERS = ["Ann", "Bo", "Cy"]
 NOTHING = {"ability": None, "spectate": None, "bets": {}}
-
-
-class Clock:
-    """The service's clock, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> int:
-        return self.now
-
-
-class Recorder:
-    """A scheduler that remembers the resolutions the service asked for."""
-
-    def __init__(self) -> None:
-        self.asked: list[tuple[str, int, int | None]] = []
-
-    def resolve(self, game_id, round_number, eta):
-        self.asked.append((game_id, round_number, eta))
 
 
 @pytest.fixture
