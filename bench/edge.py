@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from measures import memory_kib, percentile, report  # noqa: E402
-from web import call, free_port  # noqa: E402
+from web import answering, call, free_port  # noqa: E402
 
 PLAYERS = ["N", "E", "S", "W"]
 COMMAND_P95 = 0.25
@@ -319,14 +319,7 @@ def start(port: int, db: Path, broker: str, args) -> subprocess.Popen:
     log = ROOT / "var" / "bench" / "edge-web.log"  # kept: a server that dies says why
     log.parent.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(command, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    give_up = time.monotonic() + 60
-    while time.monotonic() < give_up:
-        try:
-            if call(HTTPConnection("127.0.0.1", port, timeout=5), "GET", "/healthz")[0] == 200:
-                return process
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("referee web did not answer: see var/bench/edge-web.log")
+    return answering(process, port, "referee web did not answer: see var/bench/edge-web.log")
 
 
 if __name__ == "__main__":

@@ -94,6 +94,12 @@ def start(kind: str, port: int, db: Path, broker: str, processes: int) -> subpro
     log = ROOT / "var" / "bench" / f"web-{kind}.log"  # kept: a server that dies says why
     log.parent.mkdir(parents=True, exist_ok=True)
     process = subprocess.Popen(command, env=env, stderr=log.open("wb"))
+    return answering(process, port, f"{kind} server did not answer")
+
+
+def answering(process: subprocess.Popen, port: int, otherwise: str) -> subprocess.Popen:
+    """The server process once it answers /healthz (a minute at most, else exit saying
+    `otherwise`)."""
     give_up = time.monotonic() + 60
     while time.monotonic() < give_up:
         try:
@@ -101,7 +107,7 @@ def start(kind: str, port: int, db: Path, broker: str, processes: int) -> subpro
                 return process
         except OSError:
             time.sleep(0.1)
-    raise SystemExit(f"{kind} server did not answer")
+    raise SystemExit(otherwise)
 
 
 def stop(process: subprocess.Popen) -> None:
