@@ -50,6 +50,7 @@ ON CONFLICT (game_id) DO UPDATE SET
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then SQLite's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
+SCHEMA_SECONDS = 60.0  # how long a store that starts waits for another making its tables
 # what a readiness probe writes (and takes back) once a write was refused for want of
 # space: enough to need fresh pages, so the probe fails while the disk still refuses
 PROBE_BYTES = 64 << 10
@@ -133,7 +134,13 @@ class EventStore:
         self._writers = ProcessLock(None if self.path == ":memory:" else self.path + ".write.lock")
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        schema.create(self.db)
+        # processes starting together on a new file take turns making the tables (SQLite
+        # refuses one of two that do it at once, "database is locked")
+        self._writers.acquire(time.monotonic() + SCHEMA_SECONDS)
+        try:
+            schema.create(self.db)
+        finally:
+            self._writers.release()
         self._file = _file_identity(self.path)
 
     @property

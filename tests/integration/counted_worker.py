@@ -2,17 +2,12 @@
 test can tell how often a task ran, not only what it did (a task Redis hands out again
 runs again, and only its first run changes anything)."""
 
-import json
 from typing import Any
 
 from celery.signals import task_prerun
+from task_runs import runs_key
 
 from workers.worker import celery, flask_app  # noqa: F401  (the app Celery loads)
-
-
-def runs_key(task: str, args: list[Any]) -> str:
-    """The Redis key counting a task's runs with these arguments."""
-    return f"test:runs:{task}:{json.dumps(args)}"
 
 
 @task_prerun.connect

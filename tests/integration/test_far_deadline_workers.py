@@ -10,7 +10,7 @@ from base64 import b64decode
 from pathlib import Path
 
 import pytest
-from counted_worker import runs_key
+from task_runs import runs_key
 from test_rounds_workers import HOUR, PLAYERS, WITHIN, counted, log_of, wait_for_round
 
 from referee import embedded
@@ -29,7 +29,7 @@ def app(db, broker, monkeypatch):
     """The app, and the workers the test starts, on a short visibility timeout; the
     workers load this folder's counted_worker."""
     monkeypatch.setenv("REFEREE_VISIBILITY_TIMEOUT", str(VISIBILITY))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([os.environ["PYTHONPATH"], str(HERE)]))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE.parents[1]), str(HERE)]))
     return create_app({"REFEREE_DB": db, "REDIS_URL": broker, "TESTING": True})
 
 

@@ -408,3 +408,30 @@ def test_same_seed_and_commands_on_a_logical_clock_give_identical_logs(tmp_path)
         logs.append(store.events(game_id))
     assert logs[0] == logs[1]
     assert [e["recorded_at"] for e in logs[0]] == sorted(e["recorded_at"] for e in logs[0])
+
+
+def make_tables(path: str, told) -> None:
+    try:
+        EventStore(path)
+        told.put("made")
+    except Exception as exc:  # noqa: BLE001 - what the parent is told
+        told.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_processes_starting_together_on_a_new_file_all_get_their_tables(tmp_path):
+    """Several processes (web, worker, beat) starting at once on a file that does not
+    exist yet each open the store: none is refused 'database is locked'."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    for attempt in range(12):
+        path = str(tmp_path / f"new-{attempt}.db")
+        told = context.Queue()
+        started = [context.Process(target=make_tables, args=(path, told)) for _ in range(3)]
+        for process in started:
+            process.start()
+        said = [told.get(timeout=120) for _ in started]
+        for process in started:
+            process.join()
+        assert said == ["made"] * 3, said
+        assert {"games", "events", "rounds_due"} <= set(EventStore(path).db.table_names())
