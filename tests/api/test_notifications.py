@@ -350,9 +350,7 @@ def test_the_end_of_the_game_is_one_notice_with_its_outcome_and_seed(
     assert winners in chat["message"] and "The seed is revealed: notices" in chat["message"]
 
 
-def test_an_abandoned_game_is_one_notice_with_the_reason_and_seed(
-    client, referee, receiver, clock
-):
+def test_an_abandoned_game_is_one_notice_with_the_reason_and_seed(client, referee, receiver, clock):
     game_id, auth = create(client)
     sub = subscribe(client, game_id, auth[0], kind="webhook", url=receiver.url)
     abandon = {"type": "abandon", "reason": "the table broke up"}
