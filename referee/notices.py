@@ -21,9 +21,11 @@ KINDS = {
     "timed_out": "a seat's time ran out",
     "game_ended": "the game ended or was abandoned (one notice: outcome and the seed)",
     "dispute": "a dispute was opened or ruled",
+    "post": "what a command did, as a forum post (Markdown): sent only when asked for",
 }
-FOR_SEATS = tuple(KINDS)
-FOR_MODERATOR = ("round_opened", "round_resolved", "timed_out", "game_ended", "dispute")
+FOR_SEATS = tuple(k for k in KINDS if k != "post")
+FOR_MODERATOR = ("round_opened", "round_resolved", "timed_out", "game_ended", "dispute", "post")
+ASKED_FOR = ("post",)  # sent only to a subscription that names them: one after every command
 
 
 def notices(
@@ -40,6 +42,9 @@ def notices(
         found += _of_event(game_id, viewer, event)
         if event.get("type") == "SeedRevealed":
             found.append(_ended(game_id, event, events, after["players"]))
+    if viewer == "moderator" and events:
+        since = events[0]["seq"] - 1  # the batch: the post of the batch before ended there
+        found.append(_notice("post", game_id, seq, "What happened, as a forum post.", since=since))
     if isinstance(viewer, int) and _asked(after, viewer) and not _asked(before, viewer):
         if not _orders_round(after):
             text = "It is your move."

@@ -15,6 +15,7 @@ from . import (
     games,  # noqa: F401  (registers the rulesets)
     notices,
     notify,
+    posts,
     summary,
 )
 from .engine import clocks, game, rounds
@@ -399,7 +400,10 @@ class Referee:
             summary = functools.partial(
                 self.round_summary, game_id, fmt="markdown", base=self.public_url
             )
-            batch = notify.Batch(game_id, events, before, after, summary)
+            post = functools.partial(
+                self.post, game_id, "markdown", base=self.public_url, state=after
+            )
+            batch = notify.Batch(game_id, events, before, after, summary, post)
             for subscription in subscribed:
                 found = notify.found_for(subscription, batch)
                 for delivery_id in self.subscriptions.record(subscription, found, now):
@@ -532,6 +536,56 @@ class Referee:
         found = summary.summarize(state, self.store.events(game_id), number)
         image = summary.board_image(base, game_id, found["at"]) if base else None
         return summary.render(found, fmt, image)
+
+    def post(
+        self,
+        game_id: str,
+        fmt: str,
+        *,
+        since: int | None = None,
+        base: str | None = None,
+        state: game.State | None = None,
+    ) -> dict[str, Any]:
+        """The forum post of the events after `since` (by default, after the last post
+        the moderator marked as posted) up to `state` (by default, now), from what a
+        spectator may see, as Markdown or BBCode; with `base`, the service's public URL,
+        a link to the board's picture: {text, title, since, until, news}."""
+        summary.render({"title": "", "sections": []}, fmt)  # 400 for an unknown format
+        state = state if state is not None else self.state(game_id)
+        until = state["seq"]
+        since = self.store.posted(game_id) if since is None else since
+        if not 0 <= since <= until:
+            raise BadRequest(
+                "request/invalid",
+                f"since must be an event of the game: 0-{until}",
+                {"field": "since", "version": until},
+            )
+        over = game.is_over(state)
+        events = [game.redact(e, None, over) for e in self.store.events(game_id, until=until)]
+        made = posts.compose(game.rules_of(state), presented(game_id, state, None), events, since)
+        image = summary.board_image(base, game_id, until) if base else None
+        text = summary.render(made, fmt, image)
+        return {
+            "text": text,
+            "title": made["title"],
+            "since": since,
+            "until": until,
+            "news": made["news"],
+        }
+
+    def mark_posted(self, game_id: str, viewer: Viewer, since: int) -> dict[str, Any]:
+        """The moderator posted the forum post up to event `since`: the next starts after."""
+        if viewer != MODERATOR:
+            raise Forbidden("auth/moderator_only", "only the moderator marks posts as posted", {})
+        version = self.state(game_id)["seq"]
+        if not 0 <= since <= version:
+            raise BadRequest(
+                "request/invalid",
+                f"since must be an event of the game: 0-{version}",
+                {"field": "since", "version": version},
+            )
+        self.store.mark_posted(game_id, since, self.clock())
+        return {"game_id": game_id, "since": since}
 
     def log(self, game_id: str, viewer: Viewer) -> bytes:
         """The full log: to the moderator at any time, to everyone once it is public."""

@@ -228,6 +228,31 @@ class SummaryQuerySchema(Body):
     format = fields.String(load_default="markdown", validate=validate.OneOf(["markdown", "bbcode"]))
 
 
+class PostQuerySchema(Body):
+    """?since=SEQ&format=markdown|bbcode for a forum post."""
+
+    format = fields.String(load_default="markdown", validate=validate.OneOf(["markdown", "bbcode"]))
+    since = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={
+            "description": "the last event the previous post told; by default, the last "
+            "post the moderator marked as posted (0 before any)"
+        },
+    )
+
+
+class PostedSchema(Body):
+    """Where the next forum post starts: after event `since`."""
+
+    game_id = fields.String(dump_only=True)
+    since = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "the last event of the post that was posted"},
+    )
+
+
 class GameViewSchema(Body):
     """A viewer's view of a game."""
 
