@@ -364,3 +364,41 @@ def test_an_abandoned_game_is_one_notice_with_the_reason_and_seed(client, refere
     assert notice["text"] == (
         "The game was abandoned (the table broke up). The seed is revealed: notices"
     )
+
+
+def test_a_moderator_who_asks_for_posts_gets_each_commands_forum_post(
+    client, app, referee, receiver, clock
+):
+    app.config["PUBLIC_URL"] = referee.public_url = "https://referee.example"
+    game_id, auth = create(client)
+    mod = auth["moderator"]
+    hook = subscribe(client, game_id, mod, kind="webhook", url=receiver.url, events=["post"])
+    port = receiver.server_address[1]
+    subscribe(
+        client, game_id, mod, kind="apprise", url=f"json://127.0.0.1:{port}/", events=["post"]
+    )
+    plain = subscribe(client, game_id, mod, kind="webhook", url=receiver.url)
+    assert "post" not in plain["events"]  # asked for by name only: one after every command
+    mover = PLAYERS[play_first(client, game_id, auth)]
+    assert send_due(referee, T0) == ["delivered", "delivered"]
+    ((headers, body),) = [(h, b) for h, b in receiver.got if "webhook-id" in h]
+    notice = Webhook(hook["secret"]).verify(body, headers)["data"]
+    version = client.get(f"/games/{game_id}").get_json()["version"]
+    assert notice["kind"] == "post" and notice["seq"] == version
+    posted = client.get(f"/games/{game_id}/post?since={notice['since']}").get_data(as_text=True)
+    assert notice["post"] == posted  # the same text as the post a forum gets
+    assert f"{mover} played" in posted and "To move: " in posted
+    assert f"(https://referee.example/games/{game_id}/board.png?at={version})" in posted
+    assert notice["text"] == f"Galloping Horse: events {notice['since'] + 1} to {version}"
+    (chat,) = [json.loads(b) for h, b in receiver.got if "webhook-id" not in h]
+    assert posted in chat["message"] and chat["title"] == f"referee: {notice['text']}"
+
+
+def test_a_seat_cannot_ask_for_forum_posts(client):
+    game_id, auth = create(client)
+    answer = client.post(
+        f"/games/{game_id}/subscriptions",
+        json={"kind": "webhook", "url": "http://127.0.0.1:9/hook", "events": ["post"]},
+        headers=auth[0],
+    )
+    assert answer.status_code == 400 and "events" in json.dumps(answer.get_json())
