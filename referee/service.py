@@ -554,12 +554,7 @@ class Referee:
         state = state if state is not None else self.state(game_id)
         until = state["seq"]
         since = self.store.posted(game_id) if since is None else since
-        if not 0 <= since <= until:
-            raise BadRequest(
-                "request/invalid",
-                f"since must be an event of the game: 0-{until}",
-                {"field": "since", "version": until},
-            )
+        _check_since(since, until)
         over = game.is_over(state)
         events = [game.redact(e, None, over) for e in self.store.events(game_id, until=until)]
         made = posts.compose(game.rules_of(state), presented(game_id, state, None), events, since)
@@ -577,13 +572,7 @@ class Referee:
         """The moderator posted the forum post up to event `since`: the next starts after."""
         if viewer != MODERATOR:
             raise Forbidden("auth/moderator_only", "only the moderator marks posts as posted", {})
-        version = self.state(game_id)["seq"]
-        if not 0 <= since <= version:
-            raise BadRequest(
-                "request/invalid",
-                f"since must be an event of the game: 0-{version}",
-                {"field": "since", "version": version},
-            )
+        _check_since(since, self.state(game_id)["seq"])
         self.store.mark_posted(game_id, since, self.clock())
         return {"game_id": game_id, "since": since}
 
@@ -620,6 +609,18 @@ class Referee:
 DEADLINE_EVENTS = ("RoundOpened", "DeadlineExtended", "GameResumed")
 MAX_FORK_HOPS = 64  # forks of forks followed to the one play went on in
 CLOCK_EVENTS = ("ClockSet", "ClockExtended", "GameResumed")
+
+
+def _check_since(since: int, version: int) -> None:
+    """A post starts after an event the game has (0: from the start)."""
+    if since < 0:
+        raise BadRequest("request/invalid", "since must be 0 or more", {"field": "since"})
+    if since > version:
+        raise NotFound(
+            "post/no_such_seq",
+            f"the game has no event {since} yet: its last is {version}",
+            {"field": "since", "version": version},
+        )
 
 
 def running_clocks(state: game.State, timed: int | None) -> list[dict[str, Any]]:
