@@ -66,7 +66,10 @@ class SubscriptionCreateSchema(Body):
     events = fields.List(
         fields.String(validate=validate.Length(min=1, max=40)),
         validate=validate.Length(max=20),
-        metadata={"description": "the notices to send (default: every one you may get)"},
+        metadata={
+            "description": "the notices to send (default: every one you may get but the "
+            "moderator's `post`, sent only when named)"
+        },
     )
     reminders = fields.List(
         fields.Integer(strict=True, validate=validate.Range(min=1, max=168)),

@@ -24,13 +24,15 @@ IN_TURNS = {"clock": {"seconds": 86400}}
 
 
 def played(app, ruleset: str, commands: int) -> dict:
-    """A game of hostile names after `commands` random bots' commands (a clock when the
-    game is played in turns)."""
+    """A game of hostile names after `commands` random bots' commands, or fewer if it
+    ends (a clock when the game is played in turns)."""
     service = app.extensions["referee"]
     clock = None if ruleset == "blackout-middle" else IN_TURNS["clock"]
     made = service.create_game(ruleset, NAMES[: SEATS[ruleset]], {}, f"post-{ruleset}", clock=clock)
     rng = Rng(f"bots-{ruleset}")
     for turn in range(commands):
+        if service.state(made["game_id"])["status"] != "active":
+            break
         actor, command = bots.choose(service.state(made["game_id"]), rng, turn)
         service.command(made["game_id"], actor, command, now=command.pop("now", None))
     return made
@@ -174,3 +176,50 @@ def test_the_post_routes_are_in_the_openapi_document(client):
     assert {p["name"] for p in post["parameters"] if p["in"] == "query"} >= {"since", "format"}
     assert "text/plain" in post["responses"]["200"]["content"]
     assert "put" in paths["/games/{game_id}/post/since"]
+
+
+def now_of(client, game_id: str) -> list[str]:
+    """The items of a post's "Now" section, as CommonMark renders them."""
+    text = client.get(f"/games/{game_id}/post").get_data(as_text=True)
+    now = text[text.index("**Now**") :]
+    return seen(RENDERERS["commonmark"](now)).items
+
+
+def test_a_post_says_when_the_game_is_paused_late_over_or_abandoned(app, client):
+    service = app.extensions["referee"]
+    made = played(app, "galloping-horse", 3)
+    game_id = made["game_id"]
+    seat = service.view(game_id, None)["to_move"][0]
+    name = NAMES[seat]
+    service.command(game_id, "moderator", {"type": "pause", "reason": "holidays"})
+    assert now_of(client, game_id) == [
+        "The game is paused: no deadline runs until the moderator resumes it.",
+        f"To move: {name} (the clock is paused).",
+    ]
+    service.command(game_id, "moderator", {"type": "abandon", "reason": "no quorum"})
+    seed = service.view(game_id, None)["seed"]
+    assert now_of(client, game_id) == [
+        "The game was abandoned.",
+        f"The seed is revealed: {seed} (anyone can now check every draw).",
+    ]
+    finished = played(app, "galloping-horse", 200)["game_id"]
+    view = service.view(finished, None)
+    assert view["status"] == "finished"
+    ending, seeded = now_of(client, finished)
+    winners = [NAMES[s] for s in view["outcome"]["winners"]]
+    assert ending.startswith("The game is over: ") and all(w in ending for w in winners)
+    assert seeded == f"The seed is revealed: {view['seed']} (anyone can now check every draw)."
+
+
+def test_a_seat_whose_time_ran_out_waits_for_the_moderator_in_the_post(app, client):
+    service = app.extensions["referee"]
+    service.clock = lambda: 1_800_000_000
+    made = service.create_game(
+        "dark-horse", NAMES[:3], {}, "late", clock={"seconds": 3600, "on_timeout": "wait"}
+    )
+    game_id = made["game_id"]
+    seat = service.view(game_id, None)["to_move"][0]
+    assert service.time_out(game_id, seat, 1_800_003_600, now=1_800_003_600) == "timed_out"
+    assert now_of(client, game_id) == [
+        f"To move: {NAMES[seat]} (their time ran out: the moderator decides)."
+    ]
