@@ -550,7 +550,7 @@ class Referee:
         the moderator marked as posted) up to `state` (by default, now), from what a
         spectator may see, as Markdown or BBCode; with `base`, the service's public URL,
         a link to the board's picture: {text, title, since, until, news}."""
-        summary.render({"title": "", "sections": []}, fmt)  # 400 for an unknown format
+        summary.check_format(fmt)
         state = state if state is not None else self.state(game_id)
         until = state["seq"]
         since = self.store.posted(game_id) if since is None else since

@@ -57,16 +57,21 @@ def render(summary: Summary, fmt: str, image: str | None = None) -> str:
     """The summary as Markdown or BBCode, with every piece of text escaped; `image`, the
     URL of the board's picture (after the round, or as the post ends), is shown under it,
     after a blank line so that it is no part of the last list."""
+    check_format(fmt)
     picture = summary.get("picture", "The board after this round")
     if fmt == "markdown":
         text = _markdown(summary)
         return text + (f"\n![{_md(picture)}]({image})\n" if image else "")
-    if fmt == "bbcode":
-        text = _bbcode(summary)
-        return text + (f"\n[img]{image}[/img]\n" if image else "")
-    raise BadRequest(
-        "request/invalid", f"format must be one of {', '.join(FORMATS)}", {"field": "format"}
-    )
+    text = _bbcode(summary)
+    return text + (f"\n[img]{image}[/img]\n" if image else "")
+
+
+def check_format(fmt: str) -> None:
+    """400 for a format that is neither Markdown nor BBCode."""
+    if fmt not in FORMATS:
+        raise BadRequest(
+            "request/invalid", f"format must be one of {', '.join(FORMATS)}", {"field": "format"}
+        )
 
 
 def _markdown(summary: Summary) -> str:
