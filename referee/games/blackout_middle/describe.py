@@ -261,11 +261,20 @@ def _closed(p: Payload, players: Players) -> str:
 
 
 def _counted(p: Payload, players: Players) -> str:
-    count = len(p.get("seats") or [])
-    return (
-        f"Round {p.get('round')} is resolved with {count} sealed submission(s); "
-        "a player who sealed none sends nothing."
-    )
+    """What counted: the seats whose sealed orders did, and who sent nothing (public, as
+    every seal is), taken to have sent the rules' default orders."""
+    seats = p.get("seats") or []
+    sealed = [s for s, seq in enumerate(seats) if seq is not None]
+    silent = [s for s, seq in enumerate(seats) if seq is None]
+    said = f"Round {p.get('round')} is resolved with "
+    if sealed:
+        plural = "s" if len(sealed) > 1 else ""
+        said += f"{len(sealed)} sealed submission{plural} ({names(players, sealed)})"
+    else:
+        said += "no sealed submission"
+    if silent:
+        said += f"; {names(players, silent)} sent nothing: no ability, no space, no bets"
+    return said + "."
 
 
 def _revealed(p: Payload, players: Players) -> str:
