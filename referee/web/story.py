@@ -30,7 +30,7 @@ def _spaced(kind: str) -> str:
 
 
 def _name(players: list[str], seat: Any) -> str:
-    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else f"seat {seat}"
+    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else f"seat {seat + 1}" if isinstance(seat, int) else str(seat)
 
 
 def _why(payload: dict) -> str:

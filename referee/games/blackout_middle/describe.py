@@ -90,7 +90,7 @@ def name(players: Players, seat: Any) -> str:
         seat = int(seat)
     if isinstance(seat, int) and 0 <= seat < len(players):
         return players[seat]
-    return f"seat {seat}"
+    return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"
 
 
 def names(players: Players, seats: list[Any]) -> str:
@@ -472,7 +472,7 @@ _EVENTS: dict[str, Callable[[Payload, Players], str | None]] = {
     "AnnouncementPosted": _moderator("announces", "text"),
     "GameAbandoned": _moderator("abandons the game", "reason"),
     "PlayerReplaced": lambda p, players: (
-        f"{p.get('name')} now plays seat {p.get('seat')}: {p.get('reason')}"
+        f"{p.get('name')} now plays seat {p['seat'] + 1}: {p.get('reason')}"
     ),
     "DisputeOpened": _moderator("opens a dispute", "claim"),
     "DisputeRuled": lambda p, players: (

@@ -30,6 +30,8 @@ def name_of(players: list[str], seat: Any) -> str:
     """A seat's player name (a Ghost die has no seat)."""
     if isinstance(seat, int) and 0 <= seat < len(players):
         return players[seat]
+    if isinstance(seat, int):
+        return f"seat {seat + 1}"
     return "the Ghost" if seat is None else f"seat {seat}"
 
 
