@@ -49,6 +49,7 @@ class NewGame:
                 "text": texts.get(name, ""),
                 "value": self.sent.get(name, _in_unit(name, default)),
                 "unit": self.units.get(name, _unit_of(default)),
+                "seats": [(str(s), f"Player {s + 1}") for s in range(self.ruleset["max_players"])],
             }
             for name, default in self.ruleset["options"].items()
         ]
@@ -198,6 +199,8 @@ def _kind(name: str, default: Any) -> str:
         return "yes_no"
     if isinstance(default, int) and name.endswith("_seconds"):
         return "length"
+    if isinstance(default, int) and name.endswith("_seat"):  # a seat id, chosen by player
+        return "seat"
     if isinstance(default, int):
         return "number"
     if isinstance(default, str):

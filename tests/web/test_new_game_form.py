@@ -1,6 +1,7 @@
-"""Lengths of time on the new-game form: a number and a unit (a round's length, the turn
-clock's time limit), the real limits said, and a confirmation asked below five minutes,
-since people playing by post need hours (the API takes any length the rules do)."""
+"""The new-game form in people's terms: lengths of time as a number and a unit (a
+round's length, the turn clock's time limit), the real limits said, and a confirmation
+asked below five minutes, since people playing by post need hours (the API takes any
+length the rules do); a seat option chosen by player, counted from 1."""
 
 import html
 
@@ -75,3 +76,14 @@ def test_a_time_limit_under_a_minute_is_refused_naming_the_real_minimum(app, cli
     answer = send(client, "royal-turf", **{"clock-length": "0.02", "clock-unit": "hours"})
     assert answer.status_code == 400 and games(app) == 0  # 72 s: asked to confirm
     assert "Time limit per move: 72 seconds" in answer.get_data(as_text=True)
+
+
+def test_the_first_seat_is_chosen_by_player_counted_from_one(app, client):
+    page = client.get("/new/galloping-horse").get_data(as_text=True)
+    assert '<option value="0" selected>Player 1</option>' in page
+    assert '<option value="3">Player 4</option>' in page
+    assert "0 to 3 (default 0)" not in page
+    form = client.get("/new/galloping-horse").get_data(as_text=True)
+    data = {"csrf_token": csrf(form), "player": ["A", "B", "C", "D"], "option-first_seat": "2"}
+    answer = client.post("/new/galloping-horse", data=data)
+    assert answer.status_code == 200 and options_of(app, answer)["first_seat"] == 2
