@@ -1,23 +1,30 @@
-# `make run` serves on the embedded defaults; `make test` runs lint, types and tests.
-# Both create .venv and install the project into it first.
-VENV   ?= .venv
-PYTHON ?= python3
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# `make run` serves on the embedded defaults (`make run PORT=8000` on another port);
+# `make test` runs lint, types and tests. Both create .venv first: `run` installs what
+# serving needs, `test` adds the test and bench tools.
+VENV    ?= .venv
+PYTHON  ?= python3
+BIN     := $(VENV)/bin
+SERVING := $(VENV)/.serving
+STAMP   := $(VENV)/.installed
+PORT    ?=
 
 .PHONY: run test lint bench clean chromium fonts
 
 # the browser tests drive Debian's chromium (no browser can be downloaded here)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-$(STAMP): pyproject.toml
+$(SERVING): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(SERVING)
+
+$(STAMP): $(SERVING)
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/referee serve
+run: $(SERVING)
+	$(BIN)/referee serve $(if $(PORT),--port $(PORT))
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

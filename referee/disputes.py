@@ -167,7 +167,7 @@ def render_consequences(found: dict[str, Any]) -> list[str]:
             for key, pair in row.items()
             if key in ("score", "rank", "winner")
         ]
-        lines.append(f"  seat {row['seat']} ({row['name']}): {', '.join(changed)}")
+        lines.append(f"  seat {row['seat'] + 1} ({row['name']}): {', '.join(changed)}")
     if found["winners"]:
         before, after = (", ".join(w) or "none" for w in found["winners"])
         lines.append(f"  winners: {before} -> {after}")
@@ -179,7 +179,7 @@ def render_consequences(found: dict[str, Any]) -> list[str]:
 
 def _actor(actor: Any, players: list[str]) -> str:
     if isinstance(actor, int) and 0 <= actor < len(players):
-        return f"seat {actor} ({players[actor]})"
+        return f"seat {actor + 1} ({players[actor]})"
     return str(actor)
 
 

@@ -278,7 +278,10 @@ class GameViewSchema(Body):
     seed_commitment = fields.String()
     seed = fields.String(allow_none=True)
     round = fields.Dict(
-        metadata={"description": "games in rounds: the open round, its deadline, who has sent"}
+        metadata={
+            "description": "games in rounds: the open round, its deadline, who has sent; "
+            "while paused, when the pause began and the time the round will have left"
+        }
     )
     standing_choices = fields.Raw(
         metadata={
@@ -290,7 +293,8 @@ class GameViewSchema(Body):
         metadata={
             "description": "games in turns with a clock: its settings, each seat's deadline "
             "(seconds and UTC text; null while not asked), who is late or on autopilot, "
-            "the extensions each seat has left, and whether it is paused"
+            "the extensions each seat has left, and whether it is paused (since when, and "
+            "the time each clock will have left when the game resumes)"
         }
     )
     forked_from = fields.Dict(

@@ -157,11 +157,22 @@ def serve(
     signal.signal(signal.SIGINT, lambda *_: setattr(supervisor, "stopping", True))
     try:
         supervisor.start()
+        home = site_address(host, port)
+        click.echo(f"referee: open {home} in a browser to start a game and moderate it")
+        click.echo(f"referee: API on {home}games, its docs at {home}docs")
         click.echo(f"referee: store {db}; broker {redis_url}; {worker_count} worker process(es)")
-        click.echo(f"referee: API on http://{host}:{port} (docs at /docs)")
         supervisor.run()
     finally:
         supervisor.stop()
+
+
+def site_address(host: str, port: int) -> str:
+    """The home page's address for a browser on this machine: a server listening on every
+    address (0.0.0.0, ::) is reached at the loopback one."""
+    shown = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+    if ":" in shown:  # an IPv6 address is written in brackets
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
 
 
 def _one_serve_per_database(db: str) -> None:

@@ -75,11 +75,15 @@ def _json_value(_ctx, param, text: str | None) -> Any:
 @click.command("dispute")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--round", "round_number", type=click.IntRange(0), help="The disputed round.")
-@click.option("--seat", type=click.IntRange(0), help="The seat whose orders are replaced.")
+@click.option(
+    "--seat",
+    type=click.IntRange(0),
+    help="The seat whose orders are replaced: its id, 0 for the first.",
+)
 @click.option("--submission", callback=_json_value, help="The orders that should have counted.")
 @click.option("--drop-event", type=click.IntRange(1), help="Drop the command recorded at SEQ.")
 @click.option("--insert-command", callback=_json_value, help="A command to put in (JSON).")
-@click.option("--actor", help="Who sends --insert-command: a seat number or moderator.")
+@click.option("--actor", help="Who sends --insert-command: a seat id (0 first) or moderator.")
 @click.option("--before", type=click.IntRange(1), help="Insert before this seq [the end].")
 @click.option("--seed", help="The seed of a game still in play (its log does not reveal it).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the fork's log here.")

@@ -212,7 +212,12 @@ def _print_tally(tally: dict[str, dict[str, int]]) -> None:
     default=None,
     help="Instead of --at: just after this round's resolution (games in rounds).",
 )
-@click.option("--seat", type=int, default=None, help="This seat's view [the moderator's].")
+@click.option(
+    "--seat",
+    type=int,
+    default=None,
+    help="This seat's view: its id, 0 for the first [the moderator's].",
+)
 @click.option("--spectator", is_flag=True, help="Instead of --seat: a spectator's view.")
 def replay_show(file, at, round_number, seat, spectator) -> None:
     """The view after event AT, or after round ROUND was resolved, exactly as

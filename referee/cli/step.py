@@ -77,7 +77,7 @@ def check_seat(replay: Replay, viewer: Viewer) -> None:
     """A seat viewer must be at the table."""
     seats = len(replay.state_at(1)["players"])
     if isinstance(viewer, int) and viewer not in range(seats):
-        raise click.ClickException(f"no seat {viewer}: seats are 0-{seats - 1}")
+        raise click.ClickException(f"no seat {viewer}: --seat takes a seat id, 0-{seats - 1}")
 
 
 def event_line(record: game.Record) -> str:
@@ -146,7 +146,12 @@ def navigate(replay: Replay, viewer: Viewer, span: range, with_view: bool) -> No
 
 @click.command("step")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--seat", type=int, default=None, help="As this seat saw it [the moderator].")
+@click.option(
+    "--seat",
+    type=int,
+    default=None,
+    help="As this seat saw it: its id, 0 for the first [the moderator].",
+)
 @click.option("--spectator", is_flag=True, help="Instead of --seat: as a spectator saw it.")
 @click.option("--from", "first", type=click.IntRange(1), default=1, help="First seq [1].")
 @click.option("--to", "last", type=click.IntRange(1), default=None, help="Last seq [the end].")

@@ -166,9 +166,9 @@ def _time_out(state: State, seat: int, now: int, play: Mover) -> list[Event]:
     if clock["paused_at"] is not None:
         raise RuleViolation("rule/paused", "the game is paused", {})
     if deadline is None:
-        raise RuleViolation("rule/no_clock_running", f"seat {seat} is not on the clock", {})
+        raise RuleViolation("rule/no_clock_running", f"seat {seat + 1} is not on the clock", {})
     if now < deadline:
-        raise RuleViolation("rule/not_due", f"seat {seat} has until {deadline}", {})
+        raise RuleViolation("rule/not_due", f"seat {seat + 1} has until {deadline}", {})
     if clock["on_timeout"] == WAIT:
         return [event("SeatLate", {"seat": seat, "deadline": deadline})]
     autopilot = clock["on_timeout"] == AUTOPILOT
@@ -190,7 +190,7 @@ def _own_extension(clock: State, seat: Actor, now: int) -> Event:
 def _extended(state: State, seat: int, now: int, seconds: int, reason: str) -> Event:
     clock = state["clock"]
     if clock["deadlines"][seat] is None and not clock["late"][seat]:
-        raise RuleViolation("rule/no_clock_running", f"seat {seat} is not on the clock", {})
+        raise RuleViolation("rule/no_clock_running", f"seat {seat + 1} is not on the clock", {})
     deadline = max(clock["deadlines"][seat] or now, now) + seconds
     payload = {"seat": seat, "deadline": deadline, "by": "moderator", "reason": reason}
     return event("ClockExtended", payload)
@@ -198,7 +198,7 @@ def _extended(state: State, seat: int, now: int, seconds: int, reason: str) -> E
 
 def _asked(state: State, rules: ModuleType, seat: int) -> None:
     if seat not in rules.to_move(state["rules"]):
-        raise RuleViolation("rule/not_asked", f"seat {seat} is not asked anything now", {})
+        raise RuleViolation("rule/not_asked", f"seat {seat + 1} is not asked anything now", {})
 
 
 def _resumed(clock: State, now: int, reason: str) -> Event:

@@ -97,7 +97,7 @@ def check_amendment(amendment: Any, seats: int) -> dict[str, Any]:
     if kind == "submission" and amendment["seat"] not in range(seats):
         raise BadRequest(
             "command/invalid",
-            f"there is no seat {amendment['seat']!r}",
+            f"there is no seat {amendment['seat']!r}: seat ids are 0-{seats - 1}",
             {"field": "amendment.seat"},
         )
     if kind == "insert":

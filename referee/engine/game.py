@@ -555,15 +555,18 @@ def legal(state: State, viewer: Actor | None) -> list[dict[str, Any]]:
 
 
 def round_view(state: State, viewer: Actor | None) -> dict[str, Any] | None:
-    """The open round as a viewer sees it: deadline, who has submitted, its own orders."""
+    """The open round as a viewer sees it: deadline, who has submitted, its own orders;
+    while paused, the time the round will have left when resumed (its deadline moves on
+    by the time paused)."""
     rounds_state = state["rounds"]
-    current = rounds_state["current"]
-    shown: dict[str, Any] = {"paused": rounds_state["paused_at"] is not None, "open": None}
+    current, paused_at = rounds_state["current"], rounds_state["paused_at"]
+    shown: dict[str, Any] = {"paused": paused_at is not None, "paused_at": paused_at, "open": None}
     if current is None:
         return shown
     shown["open"] = {
         "round": current["round"],
         "deadline": current["deadline"],
+        "left_when_resumed": _left(current["deadline"], paused_at),
         "closed": current["closed"],
         "submitted": [s is not None for s in current["submitted"]],
     }
@@ -579,12 +582,25 @@ def round_view(state: State, viewer: Actor | None) -> dict[str, Any] | None:
 
 def clock_view(state: State) -> dict[str, Any]:
     """A clocked game's clocks (public, as who is asked is): the settings, each seat's
-    deadline, who is late or on autopilot, and each seat's own extensions left."""
+    deadline, who is late or on autopilot, and each seat's own extensions left; while
+    paused, the time each running clock will have left when resumed."""
     clock = state["clock"]
     shown = {key: clock[key] for key in (*clocks.SETTINGS, "deadlines", "late", "autopilot")}
     shown["extensions_left"] = clock["extensions_left"]
-    shown["paused"] = clock["paused_at"] is not None
+    paused_at = clock["paused_at"]
+    shown["paused"] = paused_at is not None
+    shown["paused_at"] = paused_at
+    shown["left_when_resumed"] = (
+        None if paused_at is None else [_left(d, paused_at) for d in clock["deadlines"]]
+    )
     return shown
+
+
+def _left(deadline: int | None, paused_at: int | None) -> int | None:
+    """Seconds a deadline will have left when a pause that began at `paused_at` ends."""
+    if deadline is None or paused_at is None:
+        return None
+    return max(0, deadline - paused_at)
 
 
 # what a viewer gets of an event it may not see: its place in the chain, nothing that

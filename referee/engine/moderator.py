@@ -53,7 +53,9 @@ def seat_field(state: dict[str, Any], command: dict[str, Any]) -> int:
         raise BadRequest("command/invalid", "seat must be a seat number", {"field": "seat"})
     if seat not in range(len(state["players"])):
         raise RuleViolation(
-            "rule/no_such_seat", f"there is no seat {seat} at this table", {"field": "seat"}
+            "rule/no_such_seat",
+            f"there is no seat {seat} at this table: seat ids are 0-{len(state['players']) - 1}",
+            {"field": "seat"},
         )
     return seat
 

@@ -1,5 +1,9 @@
 """The new-game form: players, every option of the ruleset with its default and what it
-means, and an optional seed, read back into what `create_game` takes."""
+means, and an optional seed, read back into what `create_game` takes.
+
+Lengths of time (a ruleset's options named `*_seconds`, and the turn clock's time limit)
+are typed as a number and a unit; below `SHORT_SECONDS` the form asks the moderator to
+confirm, since a game by post wants hours (the API takes any length the rules do)."""
 
 import json
 from decimal import Decimal, InvalidOperation
@@ -8,9 +12,12 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from ..api.bodies import canonical_json
+from ..engine.clocks import MAX_SECONDS, MIN_SECONDS
 from ..engine.errors import BadRequest, Forbidden
 
 SEED_MOST = 200
+UNITS = {"seconds": 1, "minutes": 60, "hours": 3600}
+SHORT_SECONDS = 300  # below five minutes a length is for a test, not for people by post
 
 
 class NewGame:
@@ -23,9 +30,12 @@ class NewGame:
         self.options: dict[str, Any] = {}
         self.sent: dict[str, str] = {}
         self.seed: str | None = None
+        self.units: dict[str, str] = {}
         self.clock: dict[str, Any] | None = None
-        self.clock_sent = {"hours": "", "on_timeout": "wait", "extensions": "0"}
+        self.clock_sent = {"length": "", "unit": "hours", "on_timeout": "wait", "extensions": "0"}
         self.key = ""
+        self.short: list[str] = []  # lengths below SHORT_SECONDS, until confirmed
+        self.words = spoken_lengths()
 
     def fields(self) -> list[dict[str, Any]]:
         """Each option as the page draws it: name, kind, default, text, value sent."""
@@ -33,10 +43,13 @@ class NewGame:
         return [
             {
                 "name": name,
-                "kind": _kind(default),
+                "label": _label(name, default),
+                "kind": _kind(name, default),
                 "default": _shown(default),
                 "text": texts.get(name, ""),
-                "value": self.sent.get(name, _shown(default)),
+                "value": self.sent.get(name, _in_unit(name, default)),
+                "unit": self.units.get(name, _unit_of(default)),
+                "seats": [(str(s), f"Player {s + 1}") for s in range(self.ruleset["max_players"])],
             }
             for name, default in self.ruleset["options"].items()
         ]
@@ -45,11 +58,15 @@ class NewGame:
         """Players, options and seed from the form; BadRequest naming the first bad field."""
         self.players = [name.strip() for name in form.getlist("player") if name.strip()]
         self.sent = {name: form.get(f"option-{name}", "") for name in self.ruleset["options"]}
-        self.options = {
-            name: _read(text, self.ruleset["options"][name], name)
-            for name, text in self.sent.items()
-            if text.strip() and text.strip() != _shown(self.ruleset["options"][name])
+        # a length sent without its unit (a script's form) is in the option's own seconds
+        self.units = {
+            name: form.get(f"option-{name}-unit") or "seconds"
+            for name, default in self.ruleset["options"].items()
+            if _kind(name, default) == "length"
         }
+        read = {name: self._option(name, text) for name, text in self.sent.items() if text.strip()}
+        defaults = self.ruleset["options"]
+        self.options = {name: value for name, value in read.items() if value != defaults[name]}
         seed = form.get("seed", "").strip()
         if len(seed) > SEED_MOST:
             raise BadRequest(
@@ -59,7 +76,38 @@ class NewGame:
         self.key = form.get("operator_key", "")
         if self.ruleset.get("clock"):
             self.clock_sent = {name: form.get(f"clock-{name}", "").strip() for name in CLOCK_FIELDS}
+            if not self.clock_sent["length"] and form.get("clock-hours"):  # the older form
+                self.clock_sent.update(length=form["clock-hours"].strip(), unit="hours")
             self.clock = clock_from(self.clock_sent)
+        self._confirm_short(form.get("short_ok") == "yes")
+
+    def _option(self, name: str, text: str) -> Any:
+        default = self.ruleset["options"][name]
+        if _kind(name, default) == "length":
+            return length_from(text, self.units[name], f"option-{name}", _label(name, default))
+        return _read(text, default, name)
+
+    def _confirm_short(self, confirmed: bool) -> None:
+        """A length under five minutes is refused until the moderator confirms it."""
+        lengths = {
+            _label(name, self.ruleset["options"][name]): self.options.get(name)
+            for name in self.units
+        }
+        if self.clock:
+            lengths["Time limit per move"] = self.clock["seconds"]
+        self.short = [
+            f"{label}: {spoken(seconds)}"
+            for label, seconds in lengths.items()
+            if isinstance(seconds, int) and 0 < seconds < SHORT_SECONDS
+        ]
+        if self.short and not confirmed:
+            raise BadRequest(
+                "form/confirm_short",
+                f"{'; '.join(self.short)}: that is very short for players by post, who need "
+                'hours (a day is usual). Tick "Yes, this short" below to create the game '
+                "anyway, as a test.",
+                {"field": "short_ok"},
+            )
 
     def check_operator(self, key: str | None) -> None:
         """When the host set an operator key, the form must carry it."""
@@ -67,26 +115,30 @@ class NewGame:
             raise Forbidden("auth/operator_key", "this host's operator key is needed", {})
 
 
-CLOCK_FIELDS = ("hours", "on_timeout", "extensions")
-HOURS_MOST = 720
+CLOCK_FIELDS = ("length", "unit", "on_timeout", "extensions")
+
+
+def spoken_lengths() -> dict[str, Any]:
+    """The form's words for its lengths: units, the clock's range, what is short."""
+    return {
+        "units": list(UNITS),
+        "clock_least": spoken(MIN_SECONDS),
+        "clock_most": spoken(MAX_SECONDS),
+        "short_least": spoken(SHORT_SECONDS),
+    }
 
 
 def clock_from(sent: dict[str, str]) -> dict[str, Any] | None:
-    """The clock the form asks for: none when the time limit is left empty; hours may
-    have a fraction (0.5 is 30 minutes)."""
-    hours = sent.get("hours", "")
-    if not hours:
+    """The clock the form asks for: none when the time limit is left empty; a length may
+    have a fraction (0.5 hours is 30 minutes)."""
+    length = sent.get("length", "")
+    if not length:
         return None
-    try:
-        seconds = round(Decimal(hours) * 3600)
-    except (InvalidOperation, ValueError):
-        seconds = -1
-    if not hours.isascii() or len(hours) > 12 or not 60 <= seconds <= HOURS_MOST * 3600:
-        raise BadRequest(
-            "request/invalid",
-            f"time limit per move: a number of hours, from 1 minute (0.02) to {HOURS_MOST}",
-            {"field": "clock-hours"},
-        )
+    unit = sent.get("unit") or "hours"
+    words = f"time limit per move: from {spoken(MIN_SECONDS)} to {spoken(MAX_SECONDS)}"
+    seconds = length_from(length, unit, "clock-length", words)
+    if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+        raise BadRequest("request/invalid", words, {"field": "clock-length"})
     extensions = sent.get("extensions") or "0"
     if not (extensions.isascii() and extensions.isdigit() and len(extensions) <= 2):
         raise BadRequest(
@@ -96,9 +148,59 @@ def clock_from(sent: dict[str, str]) -> dict[str, Any] | None:
     return {"seconds": seconds, "on_timeout": on_timeout, "extensions": int(extensions)}
 
 
-def _kind(default: Any) -> str:
+def length_from(text: str, unit: str, field: str, what: str) -> int:
+    """Whole seconds from a number of `unit`s (a fraction allowed: 0.5 hours)."""
+    seconds = None
+    if text.isascii() and len(text) <= 12 and unit in UNITS:
+        try:
+            seconds = round(Decimal(text.strip()) * UNITS[unit])
+        except (InvalidOperation, ValueError, OverflowError):
+            seconds = None
+    if seconds is None:
+        raise BadRequest(
+            "request/invalid",
+            f"{what}: a number of {' or '.join(UNITS)}, as 24 hours or 30 minutes",
+            {"field": field},
+        )
+    return seconds
+
+
+def spoken(seconds: int) -> str:
+    """A length as people say it: `30 days`, `1 minute`, `90 seconds`."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
+        if seconds % size == 0 and seconds >= size:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{seconds} seconds"
+
+
+def _label(name: str, default: Any) -> str:
+    """An option's label: `round_seconds` is "Round length"."""
+    if _kind(name, default) == "length":
+        name = name.removesuffix("_seconds") + "_length"
+    return name.replace("_", " ").capitalize()
+
+
+def _unit_of(default: Any) -> str:
+    """The unit a length's default reads best in: hours, minutes or seconds."""
+    if not isinstance(default, int) or isinstance(default, bool):
+        return "hours"
+    return next((u for u in ("hours", "minutes") if default % UNITS[u] == 0), "seconds")
+
+
+def _in_unit(name: str, default: Any) -> str:
+    if _kind(name, default) != "length":
+        return _shown(default)
+    return str(default // UNITS[_unit_of(default)])
+
+
+def _kind(name: str, default: Any) -> str:
     if isinstance(default, bool):
         return "yes_no"
+    if isinstance(default, int) and name.endswith("_seconds"):
+        return "length"
+    if isinstance(default, int) and name.endswith("_seat"):  # a seat id, chosen by player
+        return "seat"
     if isinstance(default, int):
         return "number"
     if isinstance(default, str):

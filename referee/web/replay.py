@@ -447,7 +447,7 @@ def viewers(seats: list[str]) -> list[tuple[str, str]]:
     """The choices of `as`: the public, each seat, everything."""
     return (
         [(PUBLIC, "The public (as spectators saw it)")]
-        + [(f"seat-{i}", f"{name} (seat {i})") for i, name in enumerate(seats)]
+        + [(f"seat-{i}", f"{name} (seat {i + 1})") for i, name in enumerate(seats)]
         + [(ALL, "Everything (as the moderator saw it)")]
     )
 

@@ -30,7 +30,9 @@ def _spaced(kind: str) -> str:
 
 
 def _name(players: list[str], seat: Any) -> str:
-    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else f"seat {seat}"
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        return players[seat]
+    return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"
 
 
 def _why(payload: dict) -> str:

@@ -140,3 +140,14 @@ def test_the_readme_blackout_middle_session_runs_rounds_through_the_worker(serve
     assert {j["seat"] for j in judged if j["applied"]["bets"]} == set(range(9))
     (ended,) = [e["payload"]["outcome"] for e in events if e["type"] == "GameEnded"]
     assert sum(ended["scores"]) > 0
+
+
+def test_the_first_line_serve_prints_is_the_home_page_to_open(served):
+    """A moderator's first minute: the address to open in a browser comes first, then the
+    API and its docs; the home page answers at that address."""
+    said = next(served.db.parent.glob("serve-*.log")).read_text("utf-8").splitlines()
+    told = [line for line in said if line.startswith("referee: ")]
+    assert told[0] == f"referee: open {served.base}/ in a browser to start a game and moderate it"
+    assert told[1] == f"referee: API on {served.base}/games, its docs at {served.base}/docs"
+    status, page = served.call("GET", "/", raw=True)
+    assert status == 200 and b"New Galloping Horse game" in page

@@ -67,15 +67,22 @@ def create_game(
     players: list[str],
     seed: str,
     clock: dict[str, str] | None = None,
-    **options: str,
+    *,
+    short: bool = False,
+    **options: str | tuple[str, str],
 ) -> dict[str, str]:
     """Fill the new-game form of `game` ("Galloping Horse"); the invite links by player
     name, `moderator` and `public`. Options (and the turn clock's fields) by name: the
-    text to type or the choice."""
+    text to type or the choice; a length as (number, unit). `short`: a length under five
+    minutes, confirmed when the form asks."""
     moderator.get_by_role("link", name=f"New {game} game").click()
     for n, name in enumerate(players):
         moderator.get_by_label(f"Player {n + 1}", exact=True).fill(name)
-    fields = {f"option-{k}": v for k, v in options.items()}
+    fields: dict[str, str] = {}
+    for key, value in options.items():
+        if isinstance(value, tuple):
+            value, fields[f"option-{key}-unit"] = value
+        fields[f"option-{key}"] = value
     fields.update({f"clock-{k}": v for k, v in (clock or {}).items()})
     for name, value in fields.items():
         field = moderator.locator(f"#{name}")
@@ -85,6 +92,10 @@ def create_game(
             field.fill(value)
     moderator.get_by_label("Seed (optional)").fill(seed)
     moderator.get_by_label("Seed (optional)").press("Enter")  # the form sent from the keyboard
+    if short:
+        expect(moderator.get_by_role("alert")).to_contain_text("very short for players by post")
+        moderator.get_by_label("Yes, this short").check()
+        moderator.get_by_role("button", name="Create the game").click()
     expect(moderator.get_by_role("heading", name="Your game is ready")).to_be_visible()
     links = {name: moderator.get_by_label(name, exact=True).input_value() for name in players}
     links["moderator"] = moderator.get_by_label("Moderator (you)").input_value()

@@ -81,7 +81,12 @@ def finish_awards(seats: dict[str, Page], people: People, links: dict[str, str])
 def test_a_round_nobody_answers_passes_its_deadline_and_the_pages_move_on(people: People):
     moderator = people.open("/")
     links = create_game(
-        moderator, "Blackout Middle", PLAYERS, "browser-deadline", first_round_seconds="2"
+        moderator,
+        "Blackout Middle",
+        PLAYERS,
+        "browser-deadline",
+        short=True,
+        first_round_seconds=("2", "seconds"),
     )
     ben = people.open(links["Ben"])
     spectator = people.open(links["public"])

@@ -12,7 +12,7 @@ PLAYERS = ["Ann", "Ben", "Cat"]
 
 def test_a_clocked_game_is_set_up_and_played_from_the_pages(people: People):
     moderator = people.open("/")
-    clock = {"hours": "24", "on_timeout": "default", "extensions": "1"}
+    clock = {"length": "24", "unit": "hours", "on_timeout": "default", "extensions": "1"}
     links = create_game(moderator, "Royal Turf", PLAYERS, "clocked", clock=clock)
     public = people.open(links["public"])
     expect(public.locator(".clocks")).to_contain_text("Turn clock: 1 day per move")

@@ -125,3 +125,19 @@ def test_replay_show_a_round_as_a_seat_saw_it_after_its_resolution():
     assert missing.exit_code != 0 and "round 11 is not resolved" in missing.output
     both = CliRunner().invoke(main, ["replay", "show", str(log), "--round", "1", "--at", "3"])
     assert both.exit_code != 0 and "not both" in both.output
+
+
+@pytest.mark.parametrize(
+    ("host", "shown"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:5000/"),
+        ("0.0.0.0", "http://127.0.0.1:5000/"),
+        ("::", "http://[::1]:5000/"),
+        ("fe80::1", "http://[fe80::1]:5000/"),
+        ("referee.example", "http://referee.example:5000/"),
+    ],
+)
+def test_serve_names_the_home_page_a_browser_on_this_machine_opens(host, shown):
+    from referee.cli import site_address
+
+    assert site_address(host, 5000) == shown

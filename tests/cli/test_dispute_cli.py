@@ -64,14 +64,14 @@ def test_dropping_a_play_prints_the_fork_point_refusals_and_consequences(gallopi
     for row in refused:
         name = galloping[0]["payload"]["players"][row["actor"]]
         assert (
-            f"  refused: seq {row['seq']} seat {row['actor']} ({name}) play_card: "
+            f"  refused: seq {row['seq']} seat {row['actor'] + 1} ({name}) play_card: "
             f"{row['code']}: {row['message']}"
         ) in lines
     found = report["consequences"]
     assert found["status"] == ["finished", "active"]
     assert "  status: finished -> active" in lines
     for row in found["players"]:
-        assert any(line.startswith(f"  seat {row['seat']} ({row['name']}): ") for line in lines)
+        assert any(line.startswith(f"  seat {row['seat'] + 1} ({row['name']}): ") for line in lines)
     for change in found["changes"]:
         assert any(line.startswith(f"  {change['path']}: ") for line in lines)
 
@@ -110,7 +110,7 @@ def test_a_submission_in_blackout_middle(tmp_path):
     sent_text = (
         '{"orders":{"ability":null,"bets":{},"spectate":3},"round":1,"type":"submit_orders"}'
     )
-    assert f"Put in: seat 2 (bot2) {sent_text}" in text.splitlines()  # without its time
+    assert f"Put in: seat 3 (bot2) {sent_text}" in text.splitlines()  # without its time
     assert "  state.seats_private.2.judged.1.applied.spectate: " in text
     assert run("replay", "verify", tmp_path / "fork.jsonl").exit_code == 0
 

@@ -162,7 +162,7 @@ def test_interactive_ends_past_the_last_event():
         (("--to", 152), "the log has 151 events, no seq 152"),
         (("--from", 1000), "no seq 1000"),
         (("--from", 9, "--to", 3), "--from 9 is after --to 3"),
-        (("--seat", 4), "no seat 4: seats are 0-3"),
+        (("--seat", 4), "no seat 4: --seat takes a seat id, 0-3"),
         (("--seat", -1), "no seat -1"),
         (("--seat", 0, "--spectator"), "give --seat or --spectator, not both"),
     ],

@@ -243,6 +243,21 @@ def test_a_pause_stops_every_clock_and_resume_moves_the_deadlines_by_the_pause()
     assert game.view(table.state, 2)["clock"]["paused"] is False
 
 
+def test_a_paused_clock_shows_the_time_each_seat_will_have_left_when_resumed():
+    table = Table()
+    assert game.view(table.state, None)["clock"]["left_when_resumed"] is None
+    table.run(MODERATOR, T0 + 100, type="pause", reason="holiday")
+    shown = game.view(table.state, None)["clock"]
+    assert shown["paused_at"] == T0 + 100
+    assert shown["left_when_resumed"] == [HOUR - 100, None, None, None]  # seat 0 is asked
+    table.run(0, T0 + 200, **game.legal(table.state, 0)[0])  # asked during the pause
+    assert game.view(table.state, 2)["clock"]["left_when_resumed"] == [None, HOUR, None, None]
+    table.run(MODERATOR, T0 + 5000, type="resume", reason="back")
+    shown = game.view(table.state, None)["clock"]
+    assert shown["paused_at"] is None and shown["left_when_resumed"] is None
+    assert shown["deadlines"][1] == T0 + 5000 + HOUR
+
+
 def test_bad_clock_commands_are_refused_naming_the_field():
     table = Table()
     for command, field in [

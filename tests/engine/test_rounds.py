@@ -164,6 +164,26 @@ def test_pause_stops_the_clock_and_resume_moves_the_deadline():
     assert types(table.resolve(T0 + 360))[0] == "RoundClosed"
 
 
+def test_a_paused_round_shows_the_time_it_will_have_left_when_resumed():
+    table = Table(round_seconds=60)
+    running = game.view(table.state, None)["round"]
+    assert running["paused_at"] is None and running["open"]["left_when_resumed"] is None
+    table.run(MODERATOR, T0 + 10, type="pause", reason="holiday")
+    for viewer in (None, 0, MODERATOR):
+        shown = game.view(table.state, viewer)["round"]
+        assert shown["paused"] is True and shown["paused_at"] == T0 + 10
+        assert shown["open"]["left_when_resumed"] == 50  # the deadline T0 + 60, paused at +10
+    resumed = table.run(MODERATOR, T0 + 900, type="resume", reason="back")[0]["payload"]
+    assert resumed["deadline"] - resumed["at"] == 50
+    assert game.view(table.state, None)["round"]["open"]["left_when_resumed"] is None
+
+
+def test_a_round_paused_past_its_deadline_has_nothing_left():
+    table = Table(round_seconds=60)
+    table.run(MODERATOR, T0 + 70, type="pause", reason="the worker was down")
+    assert game.view(table.state, None)["round"]["open"]["left_when_resumed"] == 0
+
+
 def test_the_moderator_extends_a_deadline_and_closes_a_round_early():
     table = Table(round_seconds=60)
     extended = table.run(MODERATOR, T0 + 5, type="extend_deadline", seconds=3600, reason="late")

@@ -329,6 +329,36 @@ def test_narrate_has_a_sentence_for_every_event_of_a_whole_game(tmp_path):
                 assert sentence, event["type"]
 
 
+def test_a_resolved_round_counts_the_orders_sealed_and_names_who_sent_nothing(tmp_path):
+    ref, gid = new_game(tmp_path, "counted", ["Ann", "Ben", "Cat"])
+    submit(ref, gid, 0, nothing())
+    submit(ref, gid, 1, nothing())
+    resolve(ref, gid)  # round 0: Ann and Ben sealed, Cat silent
+    resolve(ref, gid)  # round 1: nobody sent anything
+    expected = [
+        "Round 0 is resolved with 2 sealed submissions (Ann and Ben); Cat sent nothing: "
+        "no ability, no space, no bets.",
+        "Round 1 is resolved with no sealed submission; Ann, Ben and Cat sent nothing: "
+        "no ability, no space, no bets.",
+    ]
+    for viewer in (0, 2, None, "moderator"):
+        events = ref.events(gid, viewer)["events"]
+        told = bm.narrate(events, viewer, ["Ann", "Ben", "Cat"])
+        counted = [t for e, t in zip(events, told, strict=True) if e.get("type") == "OrdersCounted"]
+        assert counted == expected, viewer
+
+
+def test_a_round_every_seat_sealed_says_so():
+    event = {"type": "OrdersCounted", "payload": {"round": 4, "seats": [7, 9, 12]}}
+    told = bm.narrate([event], None, ["Ann", "Ben", "Cat"])
+    assert told == ["Round 4 is resolved with 3 sealed submissions (Ann, Ben and Cat)."]
+    one = {"type": "OrdersCounted", "payload": {"round": 5, "seats": [None, 9, None]}}
+    assert bm.narrate([one], None, ["Ann", "Ben", "Cat"]) == [
+        "Round 5 is resolved with 1 sealed submission (Ben); Ann and Cat sent nothing: "
+        "no ability, no space, no bets."
+    ]
+
+
 def test_a_seats_narration_keeps_the_others_orders_sealed(tmp_path):
     ref, gid = new_game(tmp_path, "sealed")
     submit(ref, gid, 0, {"ability": {"kind": "clue", "use": ["A"]}, "spectate": None, "bets": {}})

@@ -426,7 +426,7 @@ def test_forced_discard_on_the_last_card_comes_before_the_end():
 
 def test_not_your_turn():
     error = rejected(RuleViolation, racing(), 1, {"type": "play_card", "card": HORSE_1[1]})
-    assert error.code == "rule/not_your_turn" and "seat 0" in error.message
+    assert error.code == "rule/not_your_turn" and "it is seat 1's turn" in error.message
 
 
 def test_unknown_command():

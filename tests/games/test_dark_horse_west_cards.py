@@ -118,13 +118,28 @@ def test_pioneer_keeps_one_card_and_discards_the_other_face_up():
     state = at(0, "pioneer", dice=(0, 1), deck=[*PLAIN])
     _, state = collect(state, 0)
     events, state = keep(state, 0, card="foreman-1")
-    assert dhw.types(events)[:2] == ["CardKept", "CardsDiscarded"]
+    assert dhw.types(events)[:3] == ["CardKept", "DrawChosen", "CardsDiscarded"]
     assert events[0]["visibility"] == [0]
-    assert events[1]["visibility"] == "public"
+    assert events[1]["visibility"] == events[2]["visibility"] == "public"
+    assert dhw.first(events, "DrawChosen") == {"seat": 0, "action": "pioneer"}
     assert dhw.first(events, "CardsDiscarded")["cards"] == ["land_grant-1"]
     assert state["hands"][0] == ["foreman-1"]
     assert state["discard"] == ["land_grant-1"]
     assert state["deck"] == PLAIN[2:]
+
+
+def test_a_keep_is_told_in_public_from_1_2_0_and_only_to_the_keeper_before():
+    state = at(0, "scout", dice=(0, 1), deck=[*PLAIN, "surveyor-1"])
+    _, state = collect(state, 0)
+    chosen = {"card": "foreman-1", "top": ["supply_wagon-1", "land_grant-1"]}
+    events, _ = keep(state, 0, **chosen)
+    assert [(e["type"], e["visibility"]) for e in events] == [
+        ("CardKept", [0]),
+        ("DrawChosen", "public"),
+    ]
+    assert dhw.first(events, "DrawChosen") == {"seat": 0, "action": "scout"}
+    events, _ = keep(dhw.under(state, "1.1.0"), 0, **chosen)
+    assert dhw.types(events) == ["CardKept"]
 
 
 def test_pioneer_keeps_only_a_card_it_drew():

@@ -492,3 +492,69 @@ def test_content_explains_the_ids_views_and_commands_use():
     assert content["characters"]["merchant"]["name"] == "The Merchant"
     assert set(content["produce_slots"]) == {"two", "three", "plus"}
     assert len(content["map"]["hexes"]) == 60
+
+
+# --- the public feed moves with every move ------------------------------------------------
+
+
+def public_sentences(records: list[dict], players: list[str]) -> list[str]:
+    """What the spectator's "What happened" says of each event (the page's own words;
+    empty for an event it does not list)."""
+    from referee.web import story
+
+    public = [game.redact(r, None, over=False) for r in records]
+    return story.narrate(dhw, public, None, players)
+
+
+@pytest.mark.parametrize("steady", [True, False], ids=["timeout-moves", "random-bots"])
+def test_every_move_of_a_two_seat_game_adds_a_sentence_to_the_public_feed(steady):
+    """A keep (Scout, Prospector...) is wholly private but for who kept: the public is
+    told that the seat has chosen, so the spectator's list moves on with every move."""
+    records = game.create("dark-horse-west", NAMES[:2], {}, "public-feed")
+    state, bot = game.fold(records), Rng("bot:public-feed")
+    moves = []  # (seat, command, first index, end index) of each move's batch
+    for turn in range(3000):
+        if game.is_closed(state):
+            break
+        if steady:
+            seat = game.to_move(state)[0]
+            command = game.timeout_move(state, seat)
+        else:
+            seat, command = choose(state, bot, turn)
+        batch, state = game.step(state, seat, command, "public-feed")
+        moves.append((seat, command, len(records), len(records) + len(batch)))
+        records += batch
+    assert game.is_closed(state)
+    said = public_sentences(records, NAMES[:2])
+    for seat, command, first, end in moves:
+        told = [t for t in said[first:end] if t]
+        assert told, f"{command['type']} by seat {seat} told the public nothing"
+        if command["type"] == "keep_card":
+            assert told[0].startswith(f"{NAMES[seat]} has chosen from the cards drawn (")
+    assert any(command["type"] == "keep_card" for _, command, _, _ in moves)
+
+
+def test_what_a_seat_keeps_never_changes_a_sentence_the_others_read():
+    """Twins that differ only in the card a seat keeps: the spectator and the other
+    seat read the same sentences (only the keeper and the moderator learn the card)."""
+    records = game.create("dark-horse-west", NAMES[:2], {}, "keep-twins")
+    state = game.fold(records)
+    for _ in range(3000):
+        seat = game.to_move(state)[0]
+        plain = [c for c in game.legal(state, seat) if c["type"] == "keep_card" and "card" in c]
+        if len({c["card"] for c in plain}) > 1:
+            break
+        batch, state = game.step(state, seat, game.timeout_move(state, seat), "keep-twins")
+        records += batch
+    else:
+        raise AssertionError("no seat ever kept one of several cards")
+    first, other = plain[0], next(c for c in plain if c["card"] != plain[0]["card"])
+    twins = [records + game.execute(state, seat, c, "keep-twins") for c in (first, other)]
+    for viewer in (None, 1 - seat):
+        told = [
+            describe.narrate([game.redact(r, viewer, False) for r in log], viewer, NAMES[:2])
+            for log in twins
+        ]
+        assert told[0] == told[1], viewer
+    mine = [describe.narrate(log, seat, NAMES[:2])[-2:] for log in twins]
+    assert mine[0] != mine[1]  # the keeper reads the card it kept

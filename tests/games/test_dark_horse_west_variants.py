@@ -682,12 +682,13 @@ def test_cards_are_not_blocked_by_a_pawn():
 
 def test_a_new_game_plays_the_newest_version_and_a_1_0_0_table_carries_no_version():
     created_ = game.create("dark-horse-west", PLAYERS4, {}, SEED)[0]["payload"]
-    assert created_["ruleset_version"] == rules.VERSION == rules.VERSIONS[-1] == "1.1.0"
+    assert created_["ruleset_version"] == rules.VERSION == rules.VERSIONS[-1] == "1.2.0"
     options = game.resolve_options(rules, {})
-    assert rules.initial(PLAYERS4, options)["version"] == "1.1.0"
+    assert rules.initial(PLAYERS4, options)["version"] == "1.2.0"
+    assert rules.initial(PLAYERS4, options, version="1.1.0")["version"] == "1.1.0"
     old = rules.initial(PLAYERS4, options, version="1.0.0")
     assert "version" not in old
-    assert {**old, "version": "1.1.0"} == rules.initial(PLAYERS4, options)
+    assert {**old, "version": "1.2.0"} == rules.initial(PLAYERS4, options)
 
 
 # --- Solitaire: the Ghost dice -------------------------------------------------------------

@@ -19,13 +19,18 @@ def clock(app):
 
 
 def clocked(client, **fields):
-    data = {"clock-hours": "24", "clock-on_timeout": "default", "clock-extensions": "1"}
+    data = {
+        "clock-length": "24",
+        "clock-unit": "hours",
+        "clock-on_timeout": "default",
+        "clock-extensions": "1",
+    }
     return create(client, **{**data, **fields})
 
 
 def test_the_new_game_form_asks_for_a_clock_only_in_games_in_turns(client):
-    assert 'name="clock-hours"' in client.get("/new/dark-horse").get_data(as_text=True)
-    assert 'name="clock-hours"' not in client.get("/new/blackout-middle").get_data(as_text=True)
+    assert 'name="clock-length"' in client.get("/new/dark-horse").get_data(as_text=True)
+    assert 'name="clock-length"' not in client.get("/new/blackout-middle").get_data(as_text=True)
 
 
 def test_a_game_created_with_a_clock_shows_it_to_everyone(app, client, clock):
@@ -38,7 +43,7 @@ def test_a_game_created_with_a_clock_shows_it_to_everyone(app, client, clock):
 
 def test_a_bad_time_limit_is_explained_and_creates_nothing(app, client):
     form = client.get("/new/galloping-horse").get_data(as_text=True)
-    data = {"csrf_token": csrf(form), "player": ["A", "B", "C", "D"], "clock-hours": "ten"}
+    data = {"csrf_token": csrf(form), "player": ["A", "B", "C", "D"], "clock-length": "ten"}
     answer = client.post("/new/galloping-horse", data=data)
     assert answer.status_code == 400
     assert "time limit per move" in answer.get_data(as_text=True)

@@ -90,7 +90,7 @@ def name(players: Players, seat: Any) -> str:
         seat = int(seat)
     if isinstance(seat, int) and 0 <= seat < len(players):
         return players[seat]
-    return f"seat {seat}"
+    return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"
 
 
 def names(players: Players, seats: list[Any]) -> str:
@@ -261,11 +261,20 @@ def _closed(p: Payload, players: Players) -> str:
 
 
 def _counted(p: Payload, players: Players) -> str:
-    count = len(p.get("seats") or [])
-    return (
-        f"Round {p.get('round')} is resolved with {count} sealed submission(s); "
-        "a player who sealed none sends nothing."
-    )
+    """What counted: the seats whose sealed orders did, and who sent nothing (public, as
+    every seal is), taken to have sent the rules' default orders."""
+    seats = p.get("seats") or []
+    sealed = [s for s, seq in enumerate(seats) if seq is not None]
+    silent = [s for s, seq in enumerate(seats) if seq is None]
+    said = f"Round {p.get('round')} is resolved with "
+    if sealed:
+        plural = "s" if len(sealed) > 1 else ""
+        said += f"{len(sealed)} sealed submission{plural} ({names(players, sealed)})"
+    else:
+        said += "no sealed submission"
+    if silent:
+        said += f"; {names(players, silent)} sent nothing: no ability, no space, no bets"
+    return said + "."
 
 
 def _revealed(p: Payload, players: Players) -> str:
@@ -463,7 +472,7 @@ _EVENTS: dict[str, Callable[[Payload, Players], str | None]] = {
     "AnnouncementPosted": _moderator("announces", "text"),
     "GameAbandoned": _moderator("abandons the game", "reason"),
     "PlayerReplaced": lambda p, players: (
-        f"{p.get('name')} now plays seat {p.get('seat')}: {p.get('reason')}"
+        f"{p.get('name')} now plays seat {p['seat'] + 1}: {p.get('reason')}"
     ),
     "DisputeOpened": _moderator("opens a dispute", "claim"),
     "DisputeRuled": lambda p, players: (

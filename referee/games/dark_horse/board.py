@@ -97,7 +97,7 @@ def _seen_by(view: View) -> str:
 
 def _name(view: View, seat: int) -> str:
     players = view.get("players", [])
-    name = players[seat] if 0 <= seat < len(players) else f"Seat {seat}"
+    name = players[seat] if 0 <= seat < len(players) else f"Seat {seat + 1}"
     return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
 

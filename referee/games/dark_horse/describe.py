@@ -251,7 +251,9 @@ def _sentence(ev: Event, told: Told) -> str | None:
 
 
 def _name(players: list[str], seat: Any) -> str:
-    return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else f"seat {seat}"
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        return players[seat]
+    return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"
 
 
 def _does(told: Told, seat: int, verb: str, *, lower: bool = False) -> str:

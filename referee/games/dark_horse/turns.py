@@ -150,10 +150,10 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
 
 def _whose_move(state: State) -> str:
     if state["pending_discard"] is not None:
-        return f"seat {state['pending_discard']['seat']} must first discard a betting card"
+        return f"seat {state['pending_discard']['seat'] + 1} must first discard a betting card"
     if state["turn"] is None:
         return "no seat may act now"
-    return f"it is seat {state['turn']}'s turn"
+    return f"it is seat {state['turn'] + 1}'s turn"
 
 
 def _place(state: State, seat: int, command: Command) -> list[Event]:
@@ -246,7 +246,7 @@ def _exchange(state: State, seat: int, choice: Any) -> tuple[Command, list[Event
         _check_held(state, seat, horse, "exchange.discard")
         return {"exchange": {"seat": seat, "discard": horse}}, _swap(state, seat, horse)
     if choice.get("discard") is not None:
-        message = f"exchange.discard: seat {target} chooses which betting card to discard"
+        message = f"exchange.discard: seat {target + 1} chooses which betting card to discard"
         raise RuleViolation("rule/holder_chooses_discard", message, {"field": "exchange.discard"})
     forced = event("BettingCardExchangeForced", {"seat": target, "by": seat})
     return {"exchange": {"seat": target}}, [forced]

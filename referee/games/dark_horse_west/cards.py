@@ -114,8 +114,8 @@ def _abilities(state: State, task: dict[str, Any]) -> list[str]:
 
 
 def keep(state: State, seat: int, cmd: Command) -> list[Event]:
-    """CardKept (the seat alone sees it) and, for Pioneer, the other card discarded face
-    up; or an event's ability."""
+    """CardKept (the seat alone sees it), DrawChosen (everyone: the seat has chosen) and,
+    for Pioneer, the other card discarded face up; or an event's ability."""
     task = state["task"]
     wanted = {"type": "keep_card", "top": cmd.get("top", []), **_chosen_keep(cmd)}
     if wanted not in keep_options(state, task):
@@ -127,6 +127,8 @@ def keep(state: State, seat: int, cmd: Command) -> list[Event]:
         )
     card, ability = cmd.get("card"), cmd.get("ability")
     events = [event("CardKept", {"seat": seat, "card": card, "top": wanted["top"]}, to=[seat])]
+    if versions.since(state, versions.PUBLIC_KEEP):  # whose choice it was is public
+        events.append(event("DrawChosen", {"seat": seat, "action": task["action"]}))
     if task["action"] == "pioneer":
         thrown = [c for c in task["drawn"] if c != card]
         if thrown:

@@ -30,6 +30,8 @@ def name_of(players: list[str], seat: Any) -> str:
     """A seat's player name (a Ghost die has no seat)."""
     if isinstance(seat, int) and 0 <= seat < len(players):
         return players[seat]
+    if isinstance(seat, int):
+        return f"seat {seat + 1}"
     return "the Ghost" if seat is None else f"seat {seat}"
 
 
@@ -408,6 +410,11 @@ def _card_kept(p: Payload, n: list[str], m: Memory) -> str:
     return said + "."
 
 
+def _draw_chosen(p: Payload, n: list[str], m: Memory) -> str:
+    """The public side of a keep: who chose, from which action's draw (never what)."""
+    return f"{name_of(n, p['seat'])} has chosen from the cards drawn ({action_name(p['action'])})."
+
+
 def _ghost_pioneer(p: Payload, n: list[str], m: Memory) -> str:
     shown = listed([card_name(c) for c in p["cards"]]) if p["cards"] else "no card"
     gone = (
@@ -518,6 +525,7 @@ SENTENCES: dict[str, Callable[[Payload, list[str], Memory], str]] = {
         "cards go back, the deck is shuffled with the discard pile and drawn again."
     ),
     "CardKept": _card_kept,
+    "DrawChosen": _draw_chosen,
     "CardsDiscarded": lambda p, n, m: (
         f"{name_of(n, p['seat'])} discards {listed([card_name(c) for c in p['cards']])} face up."
     ),

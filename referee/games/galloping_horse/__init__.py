@@ -111,7 +111,7 @@ def decide(state: State, seat: int, command: dict[str, Any], rng: Rng) -> list[E
     """Validate a play, then say where the horse goes, who eats, and what comes next."""
     # seat may act now
     if seat != state["turn"]:
-        raise RuleViolation("rule/not_your_turn", f"it is seat {state['turn']}'s turn")
+        raise RuleViolation("rule/not_your_turn", f"it is seat {state['turn'] + 1}'s turn")
     # phase allows the command: every turn is a card play
     if command.get("type") != "play_card":
         raise BadRequest(

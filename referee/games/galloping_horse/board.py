@@ -473,7 +473,9 @@ def _esc(words: str) -> str:
 
 
 def _name(names: list[str], seat: Any) -> str:
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"
 
 
 def _at(values: Any, seat: int) -> Any:

@@ -137,7 +137,9 @@ def _horses(count: int) -> str:
 
 def _name(told: Told, seat: Any) -> str:
     names = told["names"]
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"
 
 
 TELLERS: dict[str, Callable[[dict[str, Any], Told], str | None]] = {

@@ -59,7 +59,7 @@ def seat_name(players: Players, seat: Any) -> str:
     """A seat's player name, or "seat n" when the seat is unknown."""
     if isinstance(seat, int) and 0 <= seat < len(players):
         return players[seat]
-    return f"seat {seat}"
+    return f"seat {seat + 1}" if isinstance(seat, int) else f"seat {seat}"
 
 
 def destination(state: dict[str, Any], horse: str) -> tuple[str, int, int] | None:

@@ -103,7 +103,7 @@ def decide(state: State, seat: int, command: dict[str, Any], rng: Rng) -> list[E
     # seat may act now
     if seat != state["turn"]:
         raise RuleViolation(
-            "rule/not_your_turn", f"it is seat {state['turn']}'s turn", {"turn": state["turn"]}
+            "rule/not_your_turn", f"it is seat {state['turn'] + 1}'s turn", {"turn": state["turn"]}
         )
     horse = _horse(command)
     if command["type"] == "place_bet":

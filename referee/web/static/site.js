@@ -24,8 +24,9 @@ function showCopyButtons() {
   }
 }
 
-function left(seconds) {
-  if (seconds <= 0) return "deadline passed: the round is being resolved";
+// a paused round or clock has no countdown: the page says the time it will have left
+function left(seconds, passed) {
+  if (seconds <= 0) return passed || "deadline passed";
   const d = Math.floor(seconds / 86400), h = Math.floor(seconds % 86400 / 3600);
   const m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
   if (d > 0) return `${d} d ${h} h left`;
@@ -36,7 +37,7 @@ function left(seconds) {
 function tick() {
   const now = Math.floor(Date.now() / 1000);
   for (const clock of document.querySelectorAll("[data-countdown]")) {
-    clock.textContent = `(${left(Number(clock.dataset.countdown) - now)})`;
+    clock.textContent = `(${left(Number(clock.dataset.countdown) - now, clock.dataset.passed)})`;
   }
 }
 
