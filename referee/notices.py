@@ -20,7 +20,7 @@ KINDS = {
     "round_resolved": "a round was resolved (with its Markdown summary)",
     "timed_out": "a seat's time ran out",
     "game_ended": "the game ended (outcome, seed revealed)",
-    "dispute": "a dispute was opened or ruled",
+    "dispute": "a dispute was opened (once you may read its claim) or ruled",
 }
 FOR_SEATS = tuple(KINDS)
 FOR_MODERATOR = ("round_opened", "round_resolved", "timed_out", "game_ended", "dispute")
@@ -71,10 +71,26 @@ def _of_event(game_id: str, viewer: Viewer, event: dict[str, Any]) -> list[Notic
     if kind == "SeedRevealed":
         text = f"The seed is revealed: {payload['seed']}"
         return [_notice("game_ended", game_id, seq, text, seed=payload["seed"])]
-    if kind in ("DisputeOpened", "DisputeRuled"):
-        verb = "opened" if kind == "DisputeOpened" else "ruled"
-        return [_notice("dispute", game_id, seq, f"A dispute was {verb}.")]
+    if kind == "DisputeOpened":
+        text = f"Dispute {payload['dispute']} was opened: {payload['claim']}"
+        return [_notice("dispute", game_id, seq, text, dispute=payload["dispute"])]
+    if kind == "DisputeRuled":
+        return [_ruled(game_id, seq, payload)]
     return []
+
+
+def _ruled(game_id: str, seq: int, payload: dict[str, Any]) -> Notice:
+    """A ruling, as public as its event: its outcome, reason and, when amended, the fork
+    that goes on as the official game."""
+    number, ruling = payload["dispute"], payload["ruling"]
+    data: dict[str, Any] = {"dispute": number, "ruling": ruling, "reason": payload["reason"]}
+    text = f"Dispute {number} was ruled {ruling}: {payload['reason']}."
+    if payload.get("fork"):
+        data["fork"] = dict(payload["fork"])
+        text += f" Play goes on in its fork, game {payload['fork']['game_id']}."
+    else:
+        text += " The game stands as recorded."
+    return _notice("dispute", game_id, seq, text, **data)
 
 
 def _asked(view: dict[str, Any], seat: int) -> bool:

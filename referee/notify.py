@@ -407,9 +407,12 @@ class Batch:
         before: game.State,
         after: game.State,
         summary: Callable[[int], str],
+        *,
+        base: str | None = None,
     ) -> None:
         self.game_id, self.events, self.before, self.after = game_id, events, before, after
         self.summary = functools.cache(summary)
+        self.base = base  # where people reach the service, when the host said (PUBLIC_URL)
         self._seen: dict[str, tuple[int | str, list[dict[str, Any]], dict[str, Any]]] = {}
 
     def seen_by(self, role: str) -> tuple[int | str, list[dict[str, Any]], dict[str, Any]]:
@@ -434,6 +437,9 @@ def found_for(subscription: dict[str, Any], batch: Batch) -> list[dict[str, Any]
     for notice in found:
         if notice["kind"] == "round_resolved":
             notice["summary"] = batch.summary(notice["round"])
+        if "fork" in notice and batch.base:
+            fork = notice["fork"] = dict(notice["fork"])
+            fork["url"] = f"{batch.base.rstrip('/')}/g/{fork['game_id']}"
         if "deadline" in notice:
             notice["deadline_utc"] = _utc(notice["deadline"])
     if "deadline_near" in kinds:
@@ -527,6 +533,8 @@ def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:
         lines.append(f"Deadline: {notice['deadline_utc']}")
     if notice.get("summary"):
         lines += ["", notice["summary"]]
+    if (notice.get("fork") or {}).get("url"):
+        lines.append(f"The fork: {notice['fork']['url']}")
     lines.append(f"(game {notice['game_id']}, seq {notice['seq']})")
     title = f"referee: {notice['text']}"
     delivered = sender.notify(title=title, body="\n".join(lines))
