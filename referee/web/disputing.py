@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from ..disputes import render
+from ..disputes import render, render_consequences
 from ..engine import disputes, fork, game
 from ..engine.errors import RefereeError
 from ..engine.events import MODERATOR
@@ -235,15 +235,29 @@ def result(view: dict[str, Any]) -> str:
 
 
 def told(command: dict[str, Any], answer: dict[str, Any], players: list[str]) -> str:
-    """What the moderator's page says after opening or ruling on a dispute: its number
-    and claim, or its ruling, then the fork's report."""
+    """What the moderator's page says after opening or ruling on a dispute (a flashed
+    JSON message): its number and claim, or its ruling, and the fork's report."""
     report = answer.get("dispute")
-    if command["type"] == "open_dispute" and report:
-        return f"Dispute {report['dispute']} is open: {command['claim']}\n" + render(
-            report, players
-        )
-    number = command.get("dispute")
-    if command.get("ruling") == "amended" and report:
+    number = report["dispute"] if report else command.get("dispute")
+    if command["type"] == "open_dispute":
+        head = f"Dispute {number} is open: {command['claim']}"
+    elif command.get("ruling") == "amended":
         head = f"Dispute {number} is ruled amended: play goes on in its fork."
-        return f"{head}\n{render(report, players)}"
-    return f"Dispute {number} is ruled {command.get('ruling')}: the game stands as recorded."
+    else:
+        head = f"Dispute {number} is ruled {command.get('ruling')}: the game stands as recorded."
+    full = render(report, players) if report else ""
+    return json.dumps({"head": head, "gist": _gist(report), "report": full})
+
+
+def _gist(report: dict[str, Any] | None) -> list[str]:
+    """The report's gist for the ruling: how the fork stands, and the scores, ranks and
+    winners it changes (the full report lists every other difference)."""
+    if not report:
+        return []
+    part = report["fork"]
+    changed = render_consequences({**report["consequences"], "changes": []})
+    return [
+        f"The fork stands with the game {part['status']}; the rules refused "
+        f"{len(part['refused'])} of the later commands.",
+        *(line.strip() for line in changed if line != "Consequences:"),
+    ]

@@ -417,7 +417,7 @@ def _tell(game_id: str, command: dict[str, Any], result: dict[str, Any]) -> None
         flash(json.dumps(told), "orders")
     elif command["type"] in ("open_dispute", "rule_dispute"):
         players = referee().view(game_id, MODERATOR)["players"]
-        flash(disputing.told(command, result, players), "done")
+        flash(disputing.told(command, result, players), "dispute")
     else:
         flash(f"Done: {command['type'].replace('_', ' ')}.", "done")
 
