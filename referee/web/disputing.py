@@ -22,6 +22,7 @@ Event = dict[str, Any]
 Words = Callable[[ModuleType, dict[str, Any], dict[str, Any]], str]  # a command in words
 OVER = ("finished", "abandoned")
 CLAIM_SHOWN = 90  # characters of a claim in a list of disputes
+MOVES_LISTED = 500  # the newest recorded moves a dispute is chosen from (older: by seq)
 _FORK_ENDS: dict[tuple[str, int, int], bool] = {}  # (game, version, dispute): its fork ends
 
 
@@ -32,6 +33,7 @@ class Disputing:
 
     over: bool
     moves: list[dict[str, Any]] = field(default_factory=list)
+    older: int = 0  # recorded moves left out of the list (named by their seq instead)
     chosen: dict[str, Any] | None = None
     open: list[dict[str, Any]] = field(default_factory=list)
 
@@ -55,7 +57,8 @@ def controls(
     told = story.narrate(rules, events, MODERATOR, players)
     recorded = [b for b in fork.batches(events) if not disputes.is_dispute_command(b.command)]
     shown = Disputing(over=view["status"] in OVER)
-    shown.moves = [_move(b, told, players) for b in reversed(recorded)]
+    shown.moves = [_move(b, told, players) for b in reversed(recorded[-MOVES_LISTED:])]
+    shown.older = max(0, len(recorded) - MOVES_LISTED)
     batch = _named(recorded, named)
     if batch is not None:
         shown.chosen = _chosen(rules, events, batch, told, players, words)
