@@ -519,8 +519,10 @@ def _amendment_words(amendment: dict[str, Any], players: list[str]) -> str:
         name = players[who] if isinstance(who, int) and who < len(players) else who
         return f"play {name}'s {amendment['command'].get('type')} before seq {amendment['before']}"
     if kind == "replace":
-        kind_of = str(amendment["command"].get("type")).replace("_", " ")
-        return f"play another {kind_of} in place of the command at seq {amendment['seq']}"
+        command = amendment["command"]
+        fields = ", ".join(f"{k} {v}" for k, v in command.items() if k not in ("type", "now"))
+        put = str(command.get("type")).replace("_", " ") + (f" ({fields})" if fields else "")
+        return f"{put} in place of the command at seq {amendment['seq']}"
     seat = players[amendment["seat"]]
     return f"take other orders from {players and seat} for round {amendment['round']}"
 

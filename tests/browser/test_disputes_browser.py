@@ -174,6 +174,7 @@ def test_a_dispute_on_a_finished_game_from_opening_to_the_fork(people: People, s
     spectator.get_by_role("link", name="Disputes side by side").click()
     expect(spectator.locator(".dispute h2")).to_contain_text("amended")
     expect(spectator.locator("dl")).to_contain_text(CLAIM)
+    expect(spectator.locator("dl")).to_contain_text(re.compile(r"direction back.*in place of"))
     expect(spectator.locator(".column")).to_have_count(2)
     expect(spectator.locator(".column").first.locator("li.amended").first).to_contain_text(
         "forward"
