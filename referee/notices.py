@@ -19,11 +19,13 @@ KINDS = {
     "deadline_near": "a deadline you face is some hours away (the reminders you chose)",
     "round_resolved": "a round was resolved (with its Markdown summary)",
     "timed_out": "a seat's time ran out",
-    "game_ended": "the game ended (outcome, seed revealed)",
+    "game_ended": "the game ended or was abandoned (one notice: outcome and the seed)",
     "dispute": "a dispute was opened (once you may read its claim) or ruled",
+    "post": "what a command did, as a forum post (Markdown): sent only when asked for",
 }
-FOR_SEATS = tuple(KINDS)
-FOR_MODERATOR = ("round_opened", "round_resolved", "timed_out", "game_ended", "dispute")
+FOR_SEATS = tuple(k for k in KINDS if k != "post")
+FOR_MODERATOR = ("round_opened", "round_resolved", "timed_out", "game_ended", "dispute", "post")
+ASKED_FOR = ("post",)  # sent only to a subscription that names them: one after every command
 
 
 def notices(
@@ -38,6 +40,11 @@ def notices(
     seq, found = after["version"], []
     for event in events:
         found += _of_event(game_id, viewer, event)
+        if event.get("type") == "SeedRevealed":
+            found.append(_ended(game_id, event, events, after["players"]))
+    if viewer == "moderator" and events:
+        since = events[0]["seq"] - 1  # the batch: the post of the batch before ended there
+        found.append(_notice("post", game_id, seq, "What happened, as a forum post.", since=since))
     if isinstance(viewer, int) and _asked(after, viewer) and not _asked(before, viewer):
         if not _orders_round(after):
             text = "It is your move."
@@ -64,13 +71,6 @@ def _of_event(game_id: str, viewer: Viewer, event: dict[str, Any]) -> list[Notic
     if kind in ("SeatLate", "MovePlayedFor") and payload.get("why", "timeout") == "timeout":
         text = f"Seat {payload['seat'] + 1}'s time ran out."
         return [_notice("timed_out", game_id, seq, text, seat=payload["seat"])]
-    if kind == "GameEnded":
-        outcome = payload["outcome"]
-        text = "The game is over."
-        return [_notice("game_ended", game_id, seq, text, outcome=outcome)]
-    if kind == "SeedRevealed":
-        text = f"The seed is revealed: {payload['seed']}"
-        return [_notice("game_ended", game_id, seq, text, seed=payload["seed"])]
     if kind == "DisputeOpened":
         text = f"Dispute {payload['dispute']} was opened: {payload['claim']}"
         return [_notice("dispute", game_id, seq, text, dispute=payload["dispute"])]
@@ -91,6 +91,30 @@ def _ruled(game_id: str, seq: int, payload: dict[str, Any]) -> Notice:
     else:
         text += " The game stands as recorded."
     return _notice("dispute", game_id, seq, text, **data)
+
+
+def _ended(
+    game_id: str, revealed: dict[str, Any], events: list[dict[str, Any]], players: list[str]
+) -> Notice:
+    """One notice for the end of play: the result (or why the game was abandoned) with
+    the seed, which the same batch reveals."""
+    seed = revealed["payload"]["seed"]
+    ended = {e.get("type"): e.get("payload", {}) for e in events}
+    outcome = ended.get("GameEnded", {}).get("outcome")
+    if "GameAbandoned" in ended:
+        reason = ended["GameAbandoned"].get("reason")
+        said = "The game was abandoned" + (f" ({reason})." if reason else ".")
+    else:
+        said = _result(outcome, players)
+    text = f"{said} The seed is revealed: {seed}"
+    return _notice("game_ended", game_id, revealed["seq"], text, outcome=outcome, seed=seed)
+
+
+def _result(outcome: dict[str, Any] | None, players: list[str]) -> str:
+    winners = [players[s] for s in (outcome or {}).get("winners", []) if 0 <= s < len(players)]
+    if not winners:
+        return "The game is over."
+    return f"The game is over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}."
 
 
 def _asked(view: dict[str, Any], seat: int) -> bool:

@@ -68,7 +68,7 @@ class Subscriptions:
         self._check_room(self.store.db, game_id, role)
         notify_guard.check_target(kind, url, self.allow)
         allowed = notices.FOR_MODERATOR if role == "moderator" else notices.FOR_SEATS
-        kinds = body.get("events") or list(allowed)
+        kinds = body.get("events") or [k for k in allowed if k not in notices.ASKED_FOR]
         unknown = [k for k in kinds if k not in allowed]
         if unknown:
             raise BadRequest(
@@ -398,7 +398,7 @@ def _masked(url: str) -> str:
 
 class Batch:
     """One batch as each subscriber's role may see it, worked out once per role, however
-    many subscriptions the role holds; each round's summary drawn once."""
+    many subscriptions the role holds; each round's summary and the post drawn once."""
 
     def __init__(
         self,
@@ -407,11 +407,13 @@ class Batch:
         before: game.State,
         after: game.State,
         summary: Callable[[int], str],
+        post: Callable[..., dict[str, Any]] | None = None,
         *,
         base: str | None = None,
     ) -> None:
         self.game_id, self.events, self.before, self.after = game_id, events, before, after
         self.summary = functools.cache(summary)
+        self.post = functools.cache(post) if post else None
         self.base = base  # where people reach the service, when the host said (PUBLIC_URL)
         self._seen: dict[str, tuple[int | str, list[dict[str, Any]], dict[str, Any]]] = {}
 
@@ -437,11 +439,17 @@ def found_for(subscription: dict[str, Any], batch: Batch) -> list[dict[str, Any]
     for notice in found:
         if notice["kind"] == "round_resolved":
             notice["summary"] = batch.summary(notice["round"])
+        if notice["kind"] == "post" and batch.post is not None:
+            made = batch.post(since=notice["since"])
+            notice.update(text=made["title"], post=made["text"], news=made["news"])
         if "fork" in notice and batch.base:
             fork = notice["fork"] = dict(notice["fork"])
             fork["url"] = f"{batch.base.rstrip('/')}/g/{fork['game_id']}"
         if "deadline" in notice:
             notice["deadline_utc"] = _utc(notice["deadline"])
+    # a post only of a batch that told a spectator something (a private event alone, or
+    # a clock's bookkeeping, tells nothing)
+    found = [n for n in found if n["kind"] != "post" or n.get("news")]
     if "deadline_near" in kinds:
         found += _reminders(subscription, batch.game_id, view_after, viewer)
     return found
@@ -535,6 +543,8 @@ def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:
         lines += ["", notice["summary"]]
     if (notice.get("fork") or {}).get("url"):
         lines.append(f"The fork: {notice['fork']['url']}")
+    if notice.get("post"):
+        lines += ["", notice["post"]]
     lines.append(f"(game {notice['game_id']}, seq {notice['seq']})")
     title = f"referee: {notice['text']}"
     delivered = sender.notify(title=title, body="\n".join(lines))

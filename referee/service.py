@@ -15,6 +15,7 @@ from . import (
     games,  # noqa: F401  (registers the rulesets)
     notices,
     notify,
+    posts,
     summary,
 )
 from .engine import clocks, game, rounds
@@ -408,7 +409,12 @@ class Referee:
             summary = functools.partial(
                 self.round_summary, game_id, fmt="markdown", base=self.public_url
             )
-            batch = notify.Batch(game_id, events, before, after, summary, base=self.public_url)
+            post = functools.partial(
+                self.post, game_id, "markdown", base=self.public_url, state=after
+            )
+            batch = notify.Batch(
+                game_id, events, before, after, summary, post, base=self.public_url
+            )
             for subscription in subscribed:
                 found = notify.found_for(subscription, batch)
                 for delivery_id in self.subscriptions.record(subscription, found, now):
@@ -542,6 +548,45 @@ class Referee:
         image = summary.board_image(base, game_id, found["at"]) if base else None
         return summary.render(found, fmt, image)
 
+    def post(
+        self,
+        game_id: str,
+        fmt: str,
+        *,
+        since: int | None = None,
+        base: str | None = None,
+        state: game.State | None = None,
+    ) -> dict[str, Any]:
+        """The forum post of the events after `since` (by default, after the last post
+        the moderator marked as posted) up to `state` (by default, now), from what a
+        spectator may see, as Markdown or BBCode; with `base`, the service's public URL,
+        a link to the board's picture: {text, title, since, until, news}."""
+        summary.check_format(fmt)
+        state = state if state is not None else self.state(game_id)
+        until = state["seq"]
+        since = self.store.posted(game_id) if since is None else since
+        _check_since(since, until)
+        over = game.is_over(state)
+        events = [game.redact(e, None, over) for e in self.store.events(game_id, until=until)]
+        made = posts.compose(game.rules_of(state), presented(game_id, state, None), events, since)
+        image = summary.board_image(base, game_id, until) if base else None
+        text = summary.render(made, fmt, image)
+        return {
+            "text": text,
+            "title": made["title"],
+            "since": since,
+            "until": until,
+            "news": made["news"],
+        }
+
+    def mark_posted(self, game_id: str, viewer: Viewer, since: int) -> dict[str, Any]:
+        """The moderator posted the forum post up to event `since`: the next starts after."""
+        if viewer != MODERATOR:
+            raise Forbidden("auth/moderator_only", "only the moderator marks posts as posted", {})
+        _check_since(since, self.state(game_id)["seq"])
+        self.store.mark_posted(game_id, since, self.clock())
+        return {"game_id": game_id, "since": since}
+
     def log(self, game_id: str, viewer: Viewer) -> bytes:
         """The full log: to the moderator at any time, to everyone once it is public."""
         if viewer != MODERATOR and not self.is_public(game_id):
@@ -575,6 +620,18 @@ class Referee:
 DEADLINE_EVENTS = ("RoundOpened", "DeadlineExtended", "GameResumed")
 MAX_FORK_HOPS = 64  # forks of forks followed to the one play went on in
 CLOCK_EVENTS = ("ClockSet", "ClockExtended", "GameResumed")
+
+
+def _check_since(since: int, version: int) -> None:
+    """A post starts after an event the game has (0: from the start)."""
+    if since < 0:
+        raise BadRequest("request/invalid", "since must be 0 or more", {"field": "since"})
+    if since > version:
+        raise NotFound(
+            "post/no_such_seq",
+            f"the game has no event {since} yet: its last is {version}",
+            {"field": "since", "version": version},
+        )
 
 
 def running_clocks(state: game.State, timed: int | None) -> list[dict[str, Any]]:

@@ -55,16 +55,23 @@ def _orders(state: game.State, events: list, number: int, counted: dict) -> dict
 
 def render(summary: Summary, fmt: str, image: str | None = None) -> str:
     """The summary as Markdown or BBCode, with every piece of text escaped; `image`, the
-    URL of the board's picture after the round, is shown under it."""
+    URL of the board's picture (after the round, or as the post ends), is shown under it,
+    after a blank line so that it is no part of the last list."""
+    check_format(fmt)
+    picture = summary.get("picture", "The board after this round")
     if fmt == "markdown":
         text = _markdown(summary)
-        return text + (f"![The board after this round]({image})\n" if image else "")
-    if fmt == "bbcode":
-        text = _bbcode(summary)
-        return text + (f"[img]{image}[/img]\n" if image else "")
-    raise BadRequest(
-        "request/invalid", f"format must be one of {', '.join(FORMATS)}", {"field": "format"}
-    )
+        return text + (f"\n![{_md(picture)}]({image})\n" if image else "")
+    text = _bbcode(summary)
+    return text + (f"\n[img]{image}[/img]\n" if image else "")
+
+
+def check_format(fmt: str) -> None:
+    """400 for a format that is neither Markdown nor BBCode."""
+    if fmt not in FORMATS:
+        raise BadRequest(
+            "request/invalid", f"format must be one of {', '.join(FORMATS)}", {"field": "format"}
+        )
 
 
 def _markdown(summary: Summary) -> str:
@@ -90,11 +97,29 @@ def board_image(base: str, game_id: str, at: int) -> str:
     return f"{base.rstrip('/')}/games/{game_id}/board.png?at={at}"
 
 
+# escaped with a backslash: markup anywhere in a line, in CommonMark and Python-Markdown
+# alike (Python-Markdown shows the backslash before any other character: `\<`, `\|`)
+MARKUP = re.compile(r"([\\`*_{}\[\]])")
+# markup only at the start of a line (a heading, a list, a quote): its first character
+LINE_START = re.compile(r"^([#+>-])")
+ORDERED = re.compile(r"^(\d+)([.)])")  # `1.` or `1)` would start a numbered list
+BREAK = "[i][/i]"  # an empty tag: shows nothing, and a `[` before it opens no tag
+
+
 def _md(text: str) -> str:
-    """Markdown with its markup characters escaped (player names are free text)."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~])", r"\\\1", str(text))
+    """Free text (a player's name, a sentence) as Markdown that shows it as typed, one
+    line, no markup of its own: an HTML tag, an entity, a link, emphasis, code, a list."""
+    text = " ".join(str(text).split())
+    text = re.sub(r"&(?=[#\w])", "&amp;", text)  # `&amp;` typed stays `&amp;`, `&copy` too
+    text = re.sub(r"<(?=\S)", "&lt;", text)  # a tag, a comment, an autolink (`<a@b>`)
+    text = text.replace("~", "&#126;")  # strikethrough (GFM, chats): no escape in all
+    text = MARKUP.sub(r"\\\1", text)
+    text = LINE_START.sub(r"\\\1", text)
+    return ORDERED.sub(lambda m: m[1] + ("\\." if m[2] == "." else "&#41;"), text)
 
 
 def _bb(text: str) -> str:
-    """BBCode cannot escape brackets: they become parentheses."""
-    return str(text).replace("[", "(").replace("]", ")")
+    """Free text as BBCode that shows it as typed: BBCode has no escape, so an empty tag
+    after each `[` keeps it from opening a tag (`[url=...]` is seen, not followed), and
+    from opening a quoted option that would swallow the rest of the post."""
+    return " ".join(str(text).split()).replace("[", "[" + BREAK)

@@ -66,7 +66,10 @@ class SubscriptionCreateSchema(Body):
     events = fields.List(
         fields.String(validate=validate.Length(min=1, max=40)),
         validate=validate.Length(max=20),
-        metadata={"description": "the notices to send (default: every one you may get)"},
+        metadata={
+            "description": "the notices to send (default: every one you may get but the "
+            "moderator's `post`, sent only when named)"
+        },
     )
     reminders = fields.List(
         fields.Integer(strict=True, validate=validate.Range(min=1, max=168)),
@@ -226,6 +229,31 @@ class SummaryQuerySchema(Body):
     """?format=markdown|bbcode for a round summary."""
 
     format = fields.String(load_default="markdown", validate=validate.OneOf(["markdown", "bbcode"]))
+
+
+class PostQuerySchema(Body):
+    """?since=SEQ&format=markdown|bbcode for a forum post."""
+
+    format = fields.String(load_default="markdown", validate=validate.OneOf(["markdown", "bbcode"]))
+    since = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={
+            "description": "the last event the previous post told; by default, the last "
+            "post the moderator marked as posted (0 before any)"
+        },
+    )
+
+
+class PostedSchema(Body):
+    """Where the next forum post starts: after event `since`."""
+
+    game_id = fields.String(dump_only=True)
+    since = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "the last event of the post that was posted"},
+    )
 
 
 class GameViewSchema(Body):

@@ -17,6 +17,8 @@ from schemas import (
     GameCreatedSchema,
     GameCreateSchema,
     GameViewSchema,
+    PostedSchema,
+    PostQuerySchema,
     SummaryQuerySchema,
 )
 
@@ -267,3 +269,32 @@ def get_round_summary(query, game_id: str, number: int):
     """A resolved round's public results, ready to paste into a forum thread."""
     text = referee().round_summary(game_id, number, query["format"], public_base())
     return Response(text, mimetype="text/plain")
+
+
+@bp.route("/<game_id:game_id>/post")
+@bp.arguments(PostQuerySchema(), location="query", error_status_code=400)
+@bp.response(
+    200,
+    {"type": "string", "description": "the post, as Markdown or BBCode"},
+    content_type="text/plain",
+)
+@_document_errors
+def get_post(query, game_id: str):
+    """A forum post of what happened since the last post: the public sentences, whose
+    move it is and by when, and the board's picture; only what a spectator may see.
+    `since` defaults to the last post the moderator marked as posted."""
+    made = referee().post(game_id, query["format"], since=query.get("since"), base=public_base())
+    return Response(made["text"], mimetype="text/plain")
+
+
+@bp.route("/<game_id:game_id>/post/since", methods=["PUT"])
+@bp.arguments(PostedSchema(), error_status_code=400)
+@bp.response(200, PostedSchema)
+@_document_errors
+def mark_posted(body, game_id: str):
+    """The moderator posted the post that ended at event `since`: the next post (and
+    `GET /games/{id}/post` without `since`) starts after it."""
+    token = bearer_token()
+    if token is None:
+        raise Unauthorized("auth/required", "send the moderator's token", {})
+    return referee().mark_posted(game_id, referee().viewer(game_id, token), body["since"])

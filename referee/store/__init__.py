@@ -777,6 +777,21 @@ class EventStore:
             raise NotFound("game/not_found", f"no game {game_id!r}", {"game_id": game_id})
         return row[0]
 
+    def posted(self, game_id: str) -> int:
+        """The last event of the forum post last marked as posted (0: none yet)."""
+        row = self.db.execute("SELECT since FROM posts WHERE game_id = ?", (game_id,)).fetchone()
+        return row[0] if row else 0
+
+    def mark_posted(self, game_id: str, since: int, at: int) -> None:
+        """The next forum post starts after event `since`."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO posts (game_id, since, marked_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET since = excluded.since,"
+                " marked_at = excluded.marked_at",
+                (game_id, since, at),
+            )
+
     def role(self, token: str) -> tuple[str, str] | None:
         """The (game_id, role) an active token grants, or None."""
         row = self.db.execute(

@@ -140,6 +140,11 @@ def create(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS uploads_client ON uploads (client, uploaded_at, bytes)")
     # what a readiness probe writes and takes back in one transaction (always empty)
     db.table("disk_probe").create({"pad": bytes}, if_not_exists=True)
+    # where each game's next forum post starts (docs/pages.md, "Forum posts"): the last
+    # event of the post its moderator marked as posted; bookkeeping, not the log
+    db.table("posts").create(
+        {"game_id": str, "since": int, "marked_at": int}, pk="game_id", if_not_exists=True
+    )
     # derived from the log (GameForked events): which game each fork continues
     db.table("forks").create(
         {"game_id": str, "forked_from": str, "at": int}, pk="game_id", if_not_exists=True

@@ -24,6 +24,7 @@ from marshmallow import ValidationError
 
 from schemas import SubscriptionCreateSchema
 
+from .. import notices
 from ..api.bodies import canonical_json
 from ..api.rulesets import describe
 from ..engine import registry
@@ -364,6 +365,8 @@ def subscription_from(form) -> dict[str, Any]:
         "url": form.get("url", "").strip(),
         "reminders": [int(h) for h in hours],
     }
+    if form.get("posts"):  # the moderator's: every notice it gets, and the posts
+        sent["events"] = list(notices.FOR_MODERATOR)
     try:
         return SubscriptionCreateSchema().load(sent)
     except ValidationError as refused:
@@ -371,6 +374,21 @@ def subscription_from(form) -> dict[str, Any]:
         said = refused.messages[field]
         text = said[0] if isinstance(said, list) else next(iter(said.values()))[0]
         raise BadRequest("request/invalid", f"{field}: {text}", {"field": field}) from None
+
+
+@bp.post("/g/<game_id>/post/posted")
+def mark_posted(game_id: str):
+    """The moderator posted the forum post: the next one starts after the event named."""
+    viewer, lost = seats.viewer_of(referee(), game_id)
+    try:
+        if viewer != MODERATOR:
+            raise BadRequest("auth/moderator_only", "only the moderator's link can do this", {})
+        since = _int(request.form.get("since", ""), "since")
+        referee().mark_posted(game_id, viewer, since)
+    except RefereeError as error:
+        return _game(game_id, viewer, lost=lost, error=error)
+    flash(f"Done: the next post starts after event {since}.", "done")
+    return redirect(url_for("pages.game_page", game_id=game_id) + "#post", 303)
 
 
 @bp.post("/g/<game_id>/moderate")

@@ -16,6 +16,7 @@ from ..engine import registry
 from ..engine.game import command_shapes, rules_of
 from ..engine.rounds import has_rounds
 from ..service import MODERATOR, Referee, Viewer, receipt
+from ..summary import FORMATS
 from . import disputing, forms, story
 from .disputing import Disputing
 
@@ -46,6 +47,7 @@ class Page:
     disputed: bool = False  # a dispute was ruled in this game, or it is a fork of one
     standing: dict[str, str] = field(default_factory=dict)  # the choices a seat may set
     subscriptions: list[dict[str, Any]] = field(default_factory=list)  # the viewer's own
+    post: dict[str, Any] = field(default_factory=dict)  # the moderator's next forum post
 
     @property
     def order_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -98,6 +100,7 @@ def page(
     if shown.seat is not None or viewer == MODERATOR:
         shown.subscriptions = subscriptions_of(service, game_id, str(viewer))
     if viewer == MODERATOR:
+        shown.post = forum_post(service, game_id)
         shown.moderating = command_shapes(rules, clocked="clock" in view)[1]
         if has_rounds(rules):
             shown.summaries = summaries(service, game_id, resolved_rounds(events))
@@ -140,6 +143,19 @@ def summaries(service: Referee, game_id: str, numbers: list[int]) -> list[dict[s
         }
         for n in reversed(numbers)
     ]
+
+
+def forum_post(service: Referee, game_id: str) -> dict[str, Any]:
+    """The moderator's next forum post (after the last one marked as posted), as Markdown
+    and BBCode of the same events."""
+    state = service.state(game_id)
+    made = {fmt: service.post(game_id, fmt, base=public_base(), state=state) for fmt in FORMATS}
+    return {
+        "markdown": made["markdown"]["text"],
+        "bbcode": made["bbcode"]["text"],
+        "since": made["markdown"]["since"],
+        "until": made["markdown"]["until"],
+    }
 
 
 def public_base() -> str:

@@ -319,14 +319,86 @@ def test_a_seat_late_under_wait_is_told_to_the_moderator_and_changes_nothing_els
     assert after["state"] == before["state"] and after["to_move"] == [0]
 
 
-def test_the_end_of_the_game_tells_its_outcome_and_seed(client, referee, receiver, clock):
+def test_the_end_of_the_game_is_one_notice_with_its_outcome_and_seed(
+    client, referee, receiver, clock
+):
     game_id, auth = create(client)
     sub = subscribe(
         client, game_id, auth[2], kind="webhook", url=receiver.url, events=["game_ended"]
     )
+    port = receiver.server_address[1]
+    subscribe(
+        client,
+        game_id,
+        auth["moderator"],
+        kind="apprise",
+        url=f"json://127.0.0.1:{port}/",
+        events=["game_ended"],
+    )
     while client.get(f"/games/{game_id}").get_json()["status"] == "active":
         play_first(client, game_id, auth)
+    assert send_due(referee, T0) == ["delivered", "delivered"]  # one each
+    assert send_due(referee, T0 + HOUR) == []
+    ((headers, body),) = [(h, b) for h, b in receiver.got if "webhook-id" in h]
+    notice = Webhook(sub["secret"]).verify(body, headers)["data"]
+    outcome = client.get(f"/games/{game_id}").get_json()["outcome"]
+    assert notice["outcome"] == outcome and notice["seed"] == "notices"
+    winners = " and ".join(PLAYERS[s] for s in outcome["winners"])
+    assert notice["text"].startswith(f"The game is over: {winners} win")
+    assert "The seed is revealed: notices" in notice["text"]
+    (chat,) = [json.loads(b) for h, b in receiver.got if "webhook-id" not in h]
+    assert winners in chat["message"] and "The seed is revealed: notices" in chat["message"]
+
+
+def test_an_abandoned_game_is_one_notice_with_the_reason_and_seed(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    sub = subscribe(client, game_id, auth[0], kind="webhook", url=receiver.url)
+    abandon = {"type": "abandon", "reason": "the table broke up"}
+    answer = client.post(f"/games/{game_id}/commands", json=abandon, headers=auth["moderator"])
+    assert answer.status_code == 201, answer.get_json()
+    assert send_due(referee, T0) == ["delivered"]
+    ((headers, body),) = receiver.got
+    notice = Webhook(sub["secret"]).verify(body, headers)["data"]
+    assert notice["kind"] == "game_ended" and notice["seed"] == "notices"
+    assert notice["outcome"] is None
+    assert notice["text"] == (
+        "The game was abandoned (the table broke up). The seed is revealed: notices"
+    )
+
+
+def test_a_moderator_who_asks_for_posts_gets_each_commands_forum_post(
+    client, app, referee, receiver, clock
+):
+    app.config["PUBLIC_URL"] = referee.public_url = "https://referee.example"
+    game_id, auth = create(client)
+    mod = auth["moderator"]
+    hook = subscribe(client, game_id, mod, kind="webhook", url=receiver.url, events=["post"])
+    port = receiver.server_address[1]
+    subscribe(
+        client, game_id, mod, kind="apprise", url=f"json://127.0.0.1:{port}/", events=["post"]
+    )
+    plain = subscribe(client, game_id, mod, kind="webhook", url=receiver.url)
+    assert "post" not in plain["events"]  # asked for by name only: one after every command
+    mover = PLAYERS[play_first(client, game_id, auth)]
     assert send_due(referee, T0) == ["delivered", "delivered"]
-    told = [Webhook(sub["secret"]).verify(b, h)["data"] for h, b in receiver.got]
-    assert {"outcome", "seed"} <= {k for notice in told for k in notice}
-    assert next(n for n in told if "seed" in n)["seed"] == "notices"
+    ((headers, body),) = [(h, b) for h, b in receiver.got if "webhook-id" in h]
+    notice = Webhook(hook["secret"]).verify(body, headers)["data"]
+    version = client.get(f"/games/{game_id}").get_json()["version"]
+    assert notice["kind"] == "post" and notice["seq"] == version
+    posted = client.get(f"/games/{game_id}/post?since={notice['since']}").get_data(as_text=True)
+    assert notice["post"] == posted  # the same text as the post a forum gets
+    assert f"{mover} played" in posted and "To move: " in posted
+    assert f"(https://referee.example/games/{game_id}/board.png?at={version})" in posted
+    assert notice["text"] == f"Galloping Horse: events {notice['since'] + 1} to {version}"
+    (chat,) = [json.loads(b) for h, b in receiver.got if "webhook-id" not in h]
+    assert posted in chat["message"] and chat["title"] == f"referee: {notice['text']}"
+
+
+def test_a_seat_cannot_ask_for_forum_posts(client):
+    game_id, auth = create(client)
+    answer = client.post(
+        f"/games/{game_id}/subscriptions",
+        json={"kind": "webhook", "url": "http://127.0.0.1:9/hook", "events": ["post"]},
+        headers=auth[0],
+    )
+    assert answer.status_code == 400 and "events" in json.dumps(answer.get_json())

@@ -184,6 +184,6 @@ def test_a_resolved_round_has_a_forum_summary(client, table, clock):
     assert markdown.startswith("## Round 1 \\[toy\\]")
     assert "- a: nothing sent" in markdown and "- b: orders sealed, commitment " in markdown
     bbcode = client.get(url + "?format=bbcode").get_data(as_text=True)
-    assert bbcode.startswith("[size=150][b]Round 1 (toy)[/b][/size]")
+    assert bbcode.startswith("[size=150][b]Round 1 [[i][/i]toy][/b][/size]")  # shown as typed
     assert "[list][*](none)[/list]" in bbcode
     assert client.get(url + "?format=html").status_code == 400

@@ -21,6 +21,7 @@ FORMS = {
     "pages.subscribe",
     "pages.unsubscribe",
     "pages.moderate",
+    "pages.mark_posted",
     "replay.upload",
     "replay.receipt",
     "replay.import_upload",
