@@ -20,7 +20,7 @@ KINDS = {
     "round_resolved": "a round was resolved (with its Markdown summary)",
     "timed_out": "a seat's time ran out",
     "game_ended": "the game ended or was abandoned (one notice: outcome and the seed)",
-    "dispute": "a dispute was opened or ruled",
+    "dispute": "a dispute was opened (once you may read its claim) or ruled",
     "post": "what a command did, as a forum post (Markdown): sent only when asked for",
 }
 FOR_SEATS = tuple(k for k in KINDS if k != "post")
@@ -71,10 +71,26 @@ def _of_event(game_id: str, viewer: Viewer, event: dict[str, Any]) -> list[Notic
     if kind in ("SeatLate", "MovePlayedFor") and payload.get("why", "timeout") == "timeout":
         text = f"Seat {payload['seat'] + 1}'s time ran out."
         return [_notice("timed_out", game_id, seq, text, seat=payload["seat"])]
-    if kind in ("DisputeOpened", "DisputeRuled"):
-        verb = "opened" if kind == "DisputeOpened" else "ruled"
-        return [_notice("dispute", game_id, seq, f"A dispute was {verb}.")]
+    if kind == "DisputeOpened":
+        text = f"Dispute {payload['dispute']} was opened: {payload['claim']}"
+        return [_notice("dispute", game_id, seq, text, dispute=payload["dispute"])]
+    if kind == "DisputeRuled":
+        return [_ruled(game_id, seq, payload)]
     return []
+
+
+def _ruled(game_id: str, seq: int, payload: dict[str, Any]) -> Notice:
+    """A ruling, as public as its event: its outcome, reason and, when amended, the fork
+    that goes on as the official game."""
+    number, ruling = payload["dispute"], payload["ruling"]
+    data: dict[str, Any] = {"dispute": number, "ruling": ruling, "reason": payload["reason"]}
+    text = f"Dispute {number} was ruled {ruling}: {payload['reason']}."
+    if payload.get("fork"):
+        data["fork"] = dict(payload["fork"])
+        text += f" Play goes on in its fork, game {payload['fork']['game_id']}."
+    else:
+        text += " The game stands as recorded."
+    return _notice("dispute", game_id, seq, text, **data)
 
 
 def _ended(

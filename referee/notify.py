@@ -408,10 +408,13 @@ class Batch:
         after: game.State,
         summary: Callable[[int], str],
         post: Callable[..., dict[str, Any]] | None = None,
+        *,
+        base: str | None = None,
     ) -> None:
         self.game_id, self.events, self.before, self.after = game_id, events, before, after
         self.summary = functools.cache(summary)
         self.post = functools.cache(post) if post else None
+        self.base = base  # where people reach the service, when the host said (PUBLIC_URL)
         self._seen: dict[str, tuple[int | str, list[dict[str, Any]], dict[str, Any]]] = {}
 
     def seen_by(self, role: str) -> tuple[int | str, list[dict[str, Any]], dict[str, Any]]:
@@ -439,6 +442,9 @@ def found_for(subscription: dict[str, Any], batch: Batch) -> list[dict[str, Any]
         if notice["kind"] == "post" and batch.post is not None:
             made = batch.post(since=notice["since"])
             notice.update(text=made["title"], post=made["text"], news=made["news"])
+        if "fork" in notice and batch.base:
+            fork = notice["fork"] = dict(notice["fork"])
+            fork["url"] = f"{batch.base.rstrip('/')}/g/{fork['game_id']}"
         if "deadline" in notice:
             notice["deadline_utc"] = _utc(notice["deadline"])
     # a post only of a batch that told a spectator something (a private event alone, or
@@ -535,6 +541,8 @@ def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:
         lines.append(f"Deadline: {notice['deadline_utc']}")
     if notice.get("summary"):
         lines += ["", notice["summary"]]
+    if (notice.get("fork") or {}).get("url"):
+        lines.append(f"The fork: {notice['fork']['url']}")
     if notice.get("post"):
         lines += ["", notice["post"]]
     lines.append(f"(game {notice['game_id']}, seq {notice['seq']})")

@@ -272,7 +272,8 @@ class Referee:
             done = self._decided(run, seed, now, deadline)
             self.latest.put(run.game_id, done.after)
         self.herald.announce(run.game_id, done.after["seq"])
-        self._notify(run.game_id, done.before, done.after, done.events)
+        moved = done.prepared.fork.game_id if done.prepared.fork else None
+        self._notify(run.game_id, done.before, done.after, done.events, moved=moved)
         self._maybe_snapshot(run.game_id, done.before["seq"], done.after)
         self.schedule(run.game_id, done.records, done.due)
         self._forked(done.prepared)
@@ -390,12 +391,20 @@ class Referee:
         return "timed_out"
 
     def _notify(
-        self, game_id: str, before: game.State, after: game.State, events: list[dict[str, Any]]
+        self,
+        game_id: str,
+        before: game.State,
+        after: game.State,
+        events: list[dict[str, Any]],
+        *,
+        moved: str | None = None,
     ) -> None:
         """Record the notices the game's subscribers are due from a batch, and have those
-        due now sent; a failure here is logged and never reaches the command."""
+        due now sent; a failure here is logged and never reaches the command. `moved`: the
+        fork the batch's ruling moved the subscriptions to (they are told of the ruling)."""
         try:
-            subscribed = [s for s in self.subscriptions.of(game_id) if s["active"]]
+            held = self.subscriptions.of(game_id) + (self.subscriptions.of(moved) if moved else [])
+            subscribed = [s for s in held if s["active"]]
             now = self.clock()
             summary = functools.partial(
                 self.round_summary, game_id, fmt="markdown", base=self.public_url
@@ -403,7 +412,9 @@ class Referee:
             post = functools.partial(
                 self.post, game_id, "markdown", base=self.public_url, state=after
             )
-            batch = notify.Batch(game_id, events, before, after, summary, post)
+            batch = notify.Batch(
+                game_id, events, before, after, summary, post, base=self.public_url
+            )
             for subscription in subscribed:
                 found = notify.found_for(subscription, batch)
                 for delivery_id in self.subscriptions.record(subscription, found, now):

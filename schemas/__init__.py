@@ -303,6 +303,13 @@ class GameViewSchema(Body):
     forked_to = fields.String(
         metadata={"description": "a game closed by an amended ruling: the fork that goes on"}
     )
+    disputes = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "the moderator's (everyone's once the game is over): each dispute's "
+            "number (the seq of its DisputeOpened), claim, amendment and ruling (null while open)"
+        },
+    )
 
 
 class RulesetSchema(Body):
@@ -358,7 +365,7 @@ class DisputeCreateSchema(Body):
         required=True,
         metadata={
             "description": "{kind: submission, round, seat, orders} | {kind: drop, seq} | "
-            "{kind: insert, before, actor, command}"
+            "{kind: insert, before, actor, command} | {kind: replace, seq, command}"
         },
     )
 

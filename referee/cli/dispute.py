@@ -40,11 +40,19 @@ def amendment_of(
     insert_command=None,
     actor=None,
     before=None,
+    replace_event=None,
+    command=None,
 ) -> dict[str, Any]:
     """The one amendment the options describe (`end`: the seq after the log's last)."""
-    chosen = [submission is not None, drop_event is not None, insert_command is not None]
-    if sum(chosen) != 1:
-        raise click.UsageError("give one of --submission, --drop-event or --insert-command")
+    chosen = [submission, drop_event, insert_command, replace_event]
+    if sum(c is not None for c in chosen) != 1:
+        raise click.UsageError(
+            "give one of --submission, --drop-event, --insert-command or --replace-event"
+        )
+    if (replace_event is None) != (command is None):
+        raise click.UsageError("--replace-event goes with --command")
+    if replace_event is not None:
+        return {"kind": "replace", "seq": replace_event, "command": command}
     if submission is not None:
         if round_number is None or seat is None:
             raise click.UsageError("--submission goes with --round and --seat")
@@ -85,6 +93,10 @@ def _json_value(_ctx, param, text: str | None) -> Any:
 @click.option("--insert-command", callback=_json_value, help="A command to put in (JSON).")
 @click.option("--actor", help="Who sends --insert-command: a seat id (0 first) or moderator.")
 @click.option("--before", type=click.IntRange(1), help="Insert before this seq [the end].")
+@click.option(
+    "--replace-event", type=click.IntRange(1), help="Replace the command recorded at SEQ..."
+)
+@click.option("--command", callback=_json_value, help="...by this one, from its sender (JSON).")
 @click.option("--seed", help="The seed of a game still in play (its log does not reveal it).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the fork's log here.")
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON.")

@@ -10,7 +10,16 @@ from .game import State, view
 
 Record = dict[str, Any]
 CONTENT = ("type", "actor", "visibility", "payload", "command")
-LEFT_OUT = ("seed", "version", "legal", "to_move", "status", "forked_from", "forked_to")
+LEFT_OUT = (
+    "seed",
+    "version",
+    "legal",
+    "to_move",
+    "status",
+    "forked_from",
+    "forked_to",
+    "disputes",
+)
 
 
 def first_difference(a: list[Record], b: list[Record]) -> dict[str, Any] | None:

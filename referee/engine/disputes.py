@@ -20,6 +20,7 @@ AMENDMENTS = {
     "submission": ("round", "seat", "orders"),
     "drop": ("seq",),
     "insert": ("before", "actor", "command"),
+    "replace": ("seq", "command"),
 }
 EVENTS = ("DisputeOpened", "DisputeRuled")
 MODERATOR_COMMANDS: dict[str, Any] = {
@@ -101,18 +102,22 @@ def check_amendment(amendment: Any, seats: int) -> dict[str, Any]:
             {"field": "amendment.seat"},
         )
     if kind == "insert":
-        _check_insert(amendment, seats)
+        _check_actor(amendment["actor"], seats)
+    if kind in ("insert", "replace"):
+        _check_command(amendment["command"])
     return amendment
 
 
-def _check_insert(amendment: dict[str, Any], seats: int) -> None:
-    actor, command = amendment["actor"], amendment["command"]
+def _check_actor(actor: Any, seats: int) -> None:
     if actor != MODERATOR and (not isinstance(actor, int) or actor not in range(seats)):
         raise BadRequest(
             "command/invalid",
             "amendment.actor must be a seat or `moderator`",
             {"field": "amendment.actor"},
         )
+
+
+def _check_command(command: Any) -> None:
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
         raise BadRequest(
             "command/invalid",
@@ -122,7 +127,7 @@ def _check_insert(amendment: dict[str, Any], seats: int) -> None:
     if is_dispute_command(command):
         raise BadRequest(
             "command/invalid",
-            "a dispute command cannot be inserted",
+            "a dispute command cannot be put in",
             {"field": "amendment.command"},
         )
 
@@ -189,6 +194,13 @@ def apply(state: State, kind: str, payload: dict[str, Any], seq: int) -> None:
         if payload["ruling"] == "amended" and state["status"] == "active":
             state["status"], state["forked_to"] = FORKED, payload["fork"]["game_id"]
     state["disputes"] = disputes
+
+
+def listed(state: State) -> list[dict[str, Any]]:
+    """A game's disputes, oldest first: number (the seq that opened it), claim,
+    amendment, and ruling (None while open)."""
+    held = state.get("disputes", {})
+    return [{"dispute": int(n), **held[n]} for n in sorted(held, key=int)]
 
 
 def _count(value: Any, field: str) -> int:

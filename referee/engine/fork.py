@@ -150,6 +150,8 @@ def plan_fork(records: list[Record], amendment: Any) -> Plan:
         return _dropping(recorded, amendment["seq"])
     if kind == "insert":
         return _inserting(recorded, amendment, len(records))
+    if kind == "replace":
+        return _replacing(recorded, amendment)
     return _submitting(records, recorded, amendment)
 
 
@@ -159,6 +161,21 @@ def _dropping(recorded: list[Batch], seq: int) -> Plan:
     if disputes.is_dispute_command(batch.command):
         raise AmendmentRefused("dispute/not_play", f"seq {seq} records a dispute, not play", {})
     return Plan(at=batch.first - 1, inserted=[], later=recorded[index + 1 :])
+
+
+def _replacing(recorded: list[Batch], amendment: dict[str, Any]) -> Plan:
+    """Another command in place of the recorded one whose batch holds `seq`, from the
+    same sender and at the same time (the move the seat should have made instead)."""
+    index = _batch_with(recorded, amendment["seq"])
+    batch = recorded[index]
+    if disputes.is_dispute_command(batch.command):
+        raise AmendmentRefused(
+            "dispute/not_play", f"seq {amendment['seq']} records a dispute, not play", {}
+        )
+    sent = dict(amendment["command"])
+    if "now" in batch.command and "now" not in sent:
+        sent["now"] = batch.command["now"]
+    return Plan(at=batch.first - 1, inserted=[(batch.actor, sent)], later=recorded[index + 1 :])
 
 
 def _inserting(recorded: list[Batch], amendment: dict[str, Any], length: int) -> Plan:

@@ -525,6 +525,8 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
     for link in ("forked_from", "forked_to"):
         if link in state:
             shown[link] = state[link]
+    if state.get("disputes") and seen_as == MODERATOR:  # claims and amendments: see disputes
+        shown["disputes"] = disputes.listed(state)
     # a copy: views leave the core, states are held and shared
     return copied(shown)
 

@@ -27,7 +27,6 @@ from schemas import SubscriptionCreateSchema
 from .. import notices
 from ..api.bodies import canonical_json
 from ..api.rulesets import describe
-from ..disputes import render as dispute_text
 from ..engine import registry
 from ..engine.errors import (
     BadRequest,
@@ -41,7 +40,7 @@ from ..engine.events import MODERATOR
 from ..engine.game import rules_of, shapes_of
 from ..live import held_stream
 from ..service import Referee, Viewer, role_name
-from . import present, seats
+from . import disputing, present, seats
 from .newgame import NewGame
 
 bp = Blueprint(
@@ -162,8 +161,25 @@ def game_page(game_id: str):
         moved = _moved_to_fork(game_id)
         if moved is not None:
             return moved
+    elif (followed := _followed_from_original(game_id)) is not None:
+        viewer, token = followed
+        return seats.keep(_game(game_id, viewer), game_id, token)
     answer = _game(game_id, viewer, lost=lost)
     return seats.forget(answer, game_id) if lost else answer
+
+
+def _followed_from_original(game_id: str) -> tuple[Viewer, str] | None:
+    """A fork opened from a link (a notice, a page of its original) by a browser that
+    holds the original's cookie: the token a ruling moved here, and its seat."""
+    for original in referee().originals(game_id):
+        token = seats.token_of(original)
+        try:
+            viewer = referee().viewer(game_id, token) if token else None
+        except RefereeError:  # a token of the original that did not move here
+            continue
+        if viewer is not None:
+            return viewer, str(token)
+    return None
 
 
 def _moved_to_fork(game_id: str) -> Any:
@@ -227,7 +243,10 @@ def _game(
 ) -> Response:
     looking = request.args.get("command", "")
     try:
-        shown = present.page(referee(), game_id, viewer, seen=_seen(game_id), looking=looking)
+        disputed = None if part else request.args.get("disputed", "")
+        shown = present.page(
+            referee(), game_id, viewer, seen=_seen(game_id), looking=looking, disputed=disputed
+        )
     except NotFound:
         return Response(render_template("missing.html", game_id=game_id), 404)
     public = public or request.endpoint in ("pages.watch", "pages.watch_part")
@@ -414,9 +433,9 @@ def _tell(game_id: str, command: dict[str, Any], result: dict[str, Any]) -> None
         rounds = command["type"] == "submit_orders"  # else a sealed choice in a game in turns
         told = {"receipt": result["receipt"], "warnings": result["warnings"], "rounds": rounds}
         flash(json.dumps(told), "orders")
-    elif "dispute" in result or "fork" in result:
+    elif command["type"] in ("open_dispute", "rule_dispute"):
         players = referee().view(game_id, MODERATOR)["players"]
-        flash(dispute_text(result["dispute"], players) if "dispute" in result else "", "done")
+        flash(disputing.told(command, result, players), "dispute")
     else:
         flash(f"Done: {command['type'].replace('_', ' ')}.", "done")
 
@@ -446,6 +465,11 @@ def _moderator_command(game_id: str, form) -> dict[str, Any]:
     command: dict[str, Any] = {"type": kind}
     for name, shape in shapes[kind]["fields"].items():
         text = form.get(name, "").strip()
+        if name == "amendment" and not text:  # no JSON typed: the amendment chosen
+            text = form.get("amended", "")
+            if not text:
+                message = "amendment: choose what should have been played, or type it as JSON"
+                raise BadRequest("request/invalid", message, {"field": "amendment"})
         if text:
             command[name] = _typed(text, shape, name)
     return command

@@ -17,7 +17,8 @@ from ..engine.game import command_shapes, rules_of
 from ..engine.rounds import has_rounds
 from ..service import MODERATOR, Referee, Viewer, receipt
 from ..summary import FORMATS
-from . import forms, story
+from . import disputing, forms, story
+from .disputing import Disputing
 
 RULED = ("DisputeRuled", "GameForked")  # a dispute ruled here, or the fork of one
 BUTTONS_AT_MOST = 8  # a longer list of one kind of move is a choice list, not buttons
@@ -41,6 +42,8 @@ class Page:
     verified: Any = None
     warnings: list[dict[str, Any]] = field(default_factory=list)  # of the seat's sealed orders
     fork: str | None = None  # where play goes on after a ruling amended this game
+    ruling: dict[str, Any] | None = None  # that ruling, as this viewer may know it
+    disputing: Disputing | None = None  # the moderator's dispute controls
     disputed: bool = False  # a dispute was ruled in this game, or it is a fork of one
     standing: dict[str, str] = field(default_factory=dict)  # the choices a seat may set
     subscriptions: list[dict[str, Any]] = field(default_factory=list)  # the viewer's own
@@ -69,10 +72,17 @@ class Page:
 
 
 def page(
-    service: Referee, game_id: str, viewer: Viewer, *, seen: int = 0, looking: str = ""
+    service: Referee,
+    game_id: str,
+    viewer: Viewer,
+    *,
+    seen: int = 0,
+    looking: str = "",
+    disputed: str | None = None,
 ) -> Page:
     """The page for a viewer; `seen` is the last seq this browser was shown (newer
-    sentences are marked new); `looking` a legal command the board marks."""
+    sentences are marked new); `looking` a legal command the board marks; `disputed`
+    the move a moderator's dispute names (None: a live part, without the controls)."""
     view = service.view(game_id, viewer)
     events = service.events(game_id, viewer)["events"]
     rules = registry.get(view["ruleset"])
@@ -94,7 +104,12 @@ def page(
         shown.moderating = command_shapes(rules, clocked="clock" in view)[1]
         if has_rounds(rules):
             shown.summaries = summaries(service, game_id, resolved_rounds(events))
+    if viewer == MODERATOR and disputed is not None:
+        shown.disputing = disputing.controls(
+            service, game_id, rules, view, events, named=disputed, words=label
+        )
     shown.fork = fork_of(events)
+    shown.ruling = disputing.ruling(service, view, events, viewer)
     shown.disputed = any(e.get("type") in RULED for e in events)
     if view.get("seed"):
         shown.verified = verified(service, game_id, view["version"])

@@ -518,6 +518,11 @@ def _amendment_words(amendment: dict[str, Any], players: list[str]) -> str:
         who = amendment["actor"]
         name = players[who] if isinstance(who, int) and who < len(players) else who
         return f"play {name}'s {amendment['command'].get('type')} before seq {amendment['before']}"
+    if kind == "replace":
+        command = amendment["command"]
+        fields = ", ".join(f"{k} {v}" for k, v in command.items() if k not in ("type", "now"))
+        put = str(command.get("type")).replace("_", " ") + (f" ({fields})" if fields else "")
+        return f"{put} in place of the command at seq {amendment['seq']}"
     seat = players[amendment["seat"]]
     return f"take other orders from {players and seat} for round {amendment['round']}"
 
@@ -541,14 +546,18 @@ def _fork_columns(showing: Showing, fork_id: str, at: int, amendment: dict) -> d
 
 
 def _marked(original: Theatre, fork: Theatre, at: int, amendment: dict) -> tuple[set, set]:
-    """The seqs to mark: the original's dropped command, or in the fork the inserted
-    command or the amended orders (the first move played after the fork point)."""
+    """The seqs to mark: the original's dropped or replaced command, and in the fork the
+    inserted or replacing command or the amended orders (its first move after the fork
+    point)."""
+    ours: set[int] = set()
+    if amendment["kind"] in ("drop", "replace"):
+        start = original.previous_move(amendment["seq"] + 1) or amendment["seq"]
+        ours = set(range(start, original.batch_end(start) + 1))
     if amendment["kind"] == "drop":
-        start = amendment["seq"]
-        return set(range(start, original.batch_end(start) + 1)), set()
+        return ours, set()
     theirs_start = fork.next_move(at + 1)
     theirs = set(range(theirs_start, fork.batch_end(theirs_start) + 1)) if theirs_start else set()
-    return set(), theirs
+    return ours, theirs
 
 
 def _column(showing: Showing, at: int, marked: set[int]) -> dict[str, Any]:

@@ -140,6 +140,23 @@ def test_a_dispute_is_hidden_from_seats_until_the_game_ends(client, app, http_ga
     assert after["type"] == "DisputeOpened" and after["payload"]["claim"] == "a play was misread"
 
 
+def test_the_views_list_disputes_to_whoever_may_read_their_claims(client, http_game):
+    game_id = http_game.game_id
+    play_turns(client, game_id, seat_tokens(http_game), 5)
+    opened = open_dispute(client, http_game, {"kind": "drop", "seq": 10}).get_json()["dispute"]
+    listed = [{"dispute": opened, "claim": "a play was misread", "ruling": None}]
+    mine = get(client, f"/games/{game_id}", http_game.auth("moderator"))["disputes"]
+    assert [{k: d[k] for k in ("dispute", "claim", "ruling")} for d in mine] == listed
+    assert mine[0]["amendment"] == {"kind": "drop", "seq": 10}
+    for viewer in (http_game.auth(0), None):  # a claim may name a seat's secret
+        assert "disputes" not in get(client, f"/games/{game_id}", viewer)
+    rule(client, http_game, opened, "kept")
+    play_turns(client, game_id, seat_tokens(http_game), 200)
+    for viewer in (http_game.auth(0), None):
+        [shown] = get(client, f"/games/{game_id}", viewer)["disputes"]
+        assert (shown["dispute"], shown["ruling"]) == (opened, "kept")
+
+
 def test_only_the_games_moderator_opens_or_rules_on_a_dispute(client, http_game, new_game):
     body = {"claim": "unfair", "amendment": {"kind": "drop", "seq": 8}}
     url = f"/games/{http_game.game_id}/disputes"

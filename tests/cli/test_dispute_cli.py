@@ -149,6 +149,18 @@ def test_a_seat_inserts_a_play(galloping):
     assert report["fork"]["refused"][0]["code"] == "rule/not_your_turn"
 
 
+def test_a_play_replaced_by_another_card(galloping):
+    played = plays(galloping)[4]
+    seat, horse = played["payload"]["seat"], played["payload"]["horse"]
+    other = next(h for h in ("red", "blue", "green", "yellow") if h != horse)
+    command = json.dumps({"type": "play_card", "horse": other})
+    args = ["dispute", GALLOPING, "--replace-event", played["seq"], "--command", command]
+    text = ok(*args)
+    assert text.splitlines()[1] == f'Put in: seat {seat} (bot{seat}) {{"horse":"{other}",' + (
+        '"type":"play_card"}'
+    )
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -162,6 +174,8 @@ def test_a_seat_inserts_a_play(galloping):
         (["--drop-event", "0"], "--drop-event"),
         (["--drop-event", "9", "--actor", "1"], "go with --insert-command"),
         (["--drop-event", "9", "--before", "12"], "go with --insert-command"),
+        (["--replace-event", "9"], "--replace-event goes with --command"),
+        (["--drop-event", "9", "--command", "{}"], "--replace-event goes with --command"),
     ],
 )
 def test_usage_errors(args, message):

@@ -163,6 +163,50 @@ def test_the_same_fork_twice_gives_the_same_records(galloping, blackout):
     assert digest(runs[0].state) == digest(runs[1].state)
 
 
+# --- replace -----------------------------------------------------------------------
+
+
+def test_a_replaced_play_is_the_other_card_from_the_same_seat(galloping):
+    played = of_type(galloping, "RaceCardPlayed")[9]
+    seat, horse = played["payload"]["seat"], played["payload"]["horse"]
+    before = game.fold(galloping[: played["seq"] - 1])
+    other = next(c for c in game.legal(before, seat) if c["horse"] != horse)
+    amendment = {"kind": "replace", "seq": played["seq"], "command": other}
+    forked = fork.fork(galloping, amendment, GALLOPING_SEED, link=None)
+    assert forked.at == played["seq"] - 1
+    assert forked.inserted == [{"actor": seat, "command": other}]
+    first = forked.records[0]
+    assert (first["seq"], first["type"], first["actor"]) == (played["seq"], "RaceCardPlayed", seat)
+    assert first["payload"]["horse"] == other["horse"]
+    # the later commands are the original's after the replaced one, never it again
+    tried = forked.replayed + [r["seq"] for r in forked.refused]
+    assert sorted(tried) == [b.first for b in later_commands(galloping, played["seq"])]
+
+
+def test_a_replaced_play_keeps_its_time_in_a_game_in_rounds(blackout):
+    sent = next(b for b in fork.batches(blackout) if b.command["type"] == "submit_orders")
+    untimed = {k: v for k, v in sent.command.items() if k != "now"}
+    amendment = {"kind": "replace", "seq": sent.first, "command": untimed}
+    forked = fork.fork(blackout, amendment, BLACKOUT_SEED, link=None)
+    assert forked.inserted == [{"actor": sent.actor, "command": sent.command}]
+    assert compare.consequences(game.fold(blackout), forked.state) == NO_CONSEQUENCES
+
+
+def test_a_replaced_play_the_rules_refuse_is_refused_with_their_code(galloping):
+    played = of_type(galloping, "RaceCardPlayed")[0]
+    amendment = {"kind": "replace", "seq": played["seq"], "command": {"type": "fly"}}
+    error = refused(galloping, amendment, GALLOPING_SEED)
+    assert error.code == "dispute/amendment_refused" and error.details["rule"]
+
+
+def test_a_dispute_cannot_be_replaced(galloping):
+    disputed = with_dispute(galloping, GALLOPING_SEED)
+    command = {"type": "announce", "text": "x"}
+    amendment = {"kind": "replace", "seq": len(disputed), "command": command}
+    error = refused(disputed, amendment, GALLOPING_SEED)
+    assert error.code == "dispute/not_play"
+
+
 # --- insert ------------------------------------------------------------------------
 
 
@@ -375,6 +419,9 @@ def test_a_play_out_of_turn_cannot_be_put_in(galloping):
         ({"kind": "insert", "before": 9, "actor": 7, "command": {"type": "x"}}, "amendment.actor"),
         ({"kind": "insert", "before": 9, "actor": 0, "command": []}, "amendment.command"),
         ({"kind": "insert", "before": 9, "actor": 0, "command": {"type": 1}}, "amendment.command"),
+        ({"kind": "replace", "seq": 9}, "amendment.command"),
+        ({"kind": "replace", "seq": 9, "command": "play"}, "amendment.command"),
+        ({"kind": "replace", "seq": 9, "actor": 0, "command": {"type": "x"}}, "amendment.actor"),
         (
             {
                 "kind": "insert",
