@@ -93,7 +93,9 @@ def _round(view: dict[str, Any], opened: dict[str, Any], paused: bool) -> str:
     return f"Round {number} is open: sealed orders due{due} from {_joined(waiting)}."
 
 
-def _to_move(view: dict[str, Any], seat: int, paused: bool) -> str:
+def _to_move(view: dict[str, Any], seat: int | str, paused: bool) -> str:
+    if seat == "moderator":  # a choice the rules leave to the moderator, with no clock
+        return "To move: the moderator."
     name = view["players"][seat]
     clock = view.get("clock")
     if clock is None:

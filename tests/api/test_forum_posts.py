@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from forum import FORMAT_OF, NAMES, OURS, RENDERERS, seen
 
-from referee import bots
+from referee import bots, posts
 from referee.engine.rng import Rng
 
 BASE = "http://localhost"
@@ -223,3 +223,10 @@ def test_a_seat_whose_time_ran_out_waits_for_the_moderator_in_the_post(app, clie
     assert now_of(client, game_id) == [
         f"To move: {NAMES[seat]} (their time ran out: the moderator decides)."
     ]
+
+
+def test_a_choice_left_to_the_moderator_is_named_in_the_post():
+    """Blackout Middle's awards wait for the moderator to record a vote: the post names
+    the moderator among those to move (a seat's own line beside it)."""
+    view = {"status": "active", "players": ["Ann", "Ben"], "to_move": [0, "moderator"]}
+    assert posts.now(view) == ["To move: Ann (no time limit).", "To move: the moderator."]

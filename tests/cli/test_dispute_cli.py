@@ -156,7 +156,7 @@ def test_a_play_replaced_by_another_card(galloping):
     command = json.dumps({"type": "play_card", "horse": other})
     args = ["dispute", GALLOPING, "--replace-event", played["seq"], "--command", command]
     text = ok(*args)
-    assert text.splitlines()[1] == f'Put in: seat {seat} (bot{seat}) {{"horse":"{other}",' + (
+    assert text.splitlines()[1] == f'Put in: seat {seat + 1} (bot{seat}) {{"horse":"{other}",' + (
         '"type":"play_card"}'
     )
 
