@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.app import create_app
-from referee.store import EventStore
+from referee.store import open_store
 
 PLAYERS = ["Ada", "Bo", "Cy", "Di"]
 SEED = "conftest-seed"
@@ -104,7 +104,7 @@ def shared_fixture_group(item: pytest.Item) -> str | None:
 @pytest.fixture
 def store(tmp_path):
     """An EventStore on a fresh SQLite file."""
-    return EventStore(tmp_path / "store.db")
+    return open_store(tmp_path / "store.db")
 
 
 @pytest.fixture

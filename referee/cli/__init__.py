@@ -125,7 +125,7 @@ def serve(
     """Serve the HTTP API with a Redis broker, workers and the sweeper (embedded by
     default), restarting any of them that dies."""
     from .. import embedded
-    from ..store import EventStore
+    from ..store import open_store
     from ..supervisor import Supervisor
 
     logging.basicConfig(
@@ -134,7 +134,7 @@ def serve(
     var_dir = Path(db).resolve().parent
     var_dir.mkdir(parents=True, exist_ok=True)
     _one_serve_per_database(db)
-    EventStore(db)  # the tables, made once before the processes that share them start
+    open_store(db)  # the tables, made once before the processes that share them start
     redis_child = None
     if not redis_url:
         socket = embedded.redis_socket(var_dir)
@@ -261,7 +261,7 @@ def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
     """Random legal bots play COUNT games through the engine and store; one log per game."""
     from ..bots import play
     from ..service import Referee
-    from ..store import EventStore, LogicalClock
+    from ..store import LogicalClock, open_store
 
     rules = _ruleset_or_exit(ruleset)
     seats = players or default_players(rules)
@@ -269,7 +269,7 @@ def bot_play(ruleset, count, seed, players, options_json, out, db) -> None:
     out_dir = Path(out or f"var/bot-play/{ruleset}")
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        store = EventStore(db or Path(tmp) / "bot-play.db", clock=LogicalClock())
+        store = open_store(db or Path(tmp) / "bot-play.db", clock=LogicalClock())
         referee = Referee(store, clock=lambda: BOT_EPOCH)  # same command line, same bytes
         names = [f"bot{s}" for s in range(seats)]
         for i in track(range(count), description=f"{ruleset} x{count}", transient=True):
