@@ -48,6 +48,7 @@ fonts:
 
 bench: $(STAMP)
 	$(BIN)/python bench/store.py
+	$(BIN)/python bench/postgres.py
 	$(BIN)/python bench/rounds.py
 	$(BIN)/python bench/verify.py
 	$(BIN)/python bench/rulesets.py
