@@ -1,7 +1,8 @@
-"""What the benches share: the nearest-rank percentile, the store's times, and a report
-of figures with a verdict."""
+"""What the benches share: the nearest-rank percentile, the store's times, a report of
+figures with a verdict, and the memory and CPU time of a tree of processes."""
 
 import json
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -35,17 +36,28 @@ def report(title: str, figures: dict, target: str, met: bool, out: Path) -> None
 
 def memory_kib(root: int) -> int:
     """Resident memory of a process and everything below it, in KiB."""
+    return sum(int(stat[21]) * 4 for stat in process_tree(root))
+
+
+def cpu_seconds(root: int) -> float:
+    """CPU time (user + system) a process and everything below it have used so far."""
+    ticks = sum(int(stat[11]) + int(stat[12]) for stat in process_tree(root))
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def process_tree(root: int) -> list[list[str]]:
+    """The fields of /proc/PID/stat after the name, for a process and all below it."""
     table = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                table[int(entry.name)] = (int(stat[1]), int(stat[21]) * 4)
+                table[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-    total, frontier = 0, [root]
+    found, frontier = [], [root]
     while frontier:
         pid = frontier.pop()
-        total += table.get(pid, (0, 0))[1]
-        frontier += [child for child, (parent, _) in table.items() if parent == pid]
-    return total
+        if pid in table:
+            found.append(table[pid])
+        frontier += [child for child, stat in table.items() if int(stat[1]) == pid]
+    return found

