@@ -340,7 +340,30 @@ def web_nodes(cluster: Any, tmp: Path, sizes: Sizes, args: argparse.Namespace) -
         redis.shutdown()
     left = sorted(str(p.relative_to(tmp)) for p in tmp.glob("node-*/**/*") if p.is_file())
     facts = {"web_runs": runs, "web_commands_per_game": len(moves), "web_node_files_left": left}
+    facts["web_database"] = stored_bytes(url)
     return web_figures(runs, args), facts
+
+
+def stored_bytes(url: str) -> dict[str, Any]:
+    """What the games played over HTTP take on the server: rows and bytes (indexes and
+    TOAST included) of the tables that grow with play, per game and per event."""
+    tables = ("events", "snapshots", "games", "tokens", "idempotency")
+    with psycopg.connect(url) as conn:
+        games, events = conn.execute(
+            "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM events)"
+        ).fetchone()
+        sizes = {
+            table: conn.execute("SELECT pg_total_relation_size(%s)", (table,)).fetchone()[0]
+            for table in tables
+        }
+    total = sum(sizes.values())
+    return {
+        "games": games,
+        "events": events,
+        "bytes": sizes,
+        "bytes_per_game": total / max(games, 1),
+        "bytes_per_event": total / max(events, 1),
+    }
 
 
 def web_node(index: int, url: str, broker: str, tmp: Path, processes: int) -> tuple:
