@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from stores import BACKENDS, store_target
 
 from referee.app import create_app
 from referee.store import open_store
@@ -101,16 +102,37 @@ def shared_fixture_group(item: pytest.Item) -> str | None:
     return f"{path}:{params}" if params else path
 
 
-@pytest.fixture
-def store(tmp_path):
-    """An EventStore on a fresh SQLite file."""
-    return open_store(tmp_path / "store.db")
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The store's contract on every backend: each store test (tests/store/) and each test
+    marked `both_stores` runs once on a SQLite file and once on a PostgreSQL server."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    marked = metafunc.definition.get_closest_marker("both_stores")
+    if marked or "tests/store/" in metafunc.definition.nodeid.replace("\\", "/"):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
 @pytest.fixture
-def app(tmp_path):
-    """The real app on a fresh SQLite file."""
-    return create_app({"REFEREE_DB": str(tmp_path / "referee.db"), "TESTING": True})
+def backend(request) -> str:
+    """Which store a test runs on: SQLite unless the test runs on both (above)."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def store(backend, tmp_path, request):
+    """An EventStore on a fresh SQLite file, or a fresh PostgreSQL database."""
+    held = open_store(store_target(backend, tmp_path / "store.db", request))
+    yield held
+    held.close()
+
+
+@pytest.fixture
+def app(backend, tmp_path, request):
+    """The real app on a fresh SQLite file, or a fresh PostgreSQL database."""
+    target = store_target(backend, tmp_path / "referee.db", request)
+    made = create_app({"REFEREE_DB": target, "TESTING": True})
+    yield made
+    made.extensions["referee"].store.close()
 
 
 @pytest.fixture
