@@ -38,7 +38,7 @@ from referee.engine import game
 from referee.engine.events import MODERATOR
 from referee.engine.rng import Rng
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 from replays.log import parse
 from replays.verify import check_chain, verify_events, verify_file
 
@@ -57,7 +57,7 @@ console = Console() if sys.stdout.isatty() else Console(width=132)
 
 def build(tmp: Path, events: int) -> dict[str, Path]:
     """The realistic game and the padded one, each written to a JSONL file in tmp."""
-    store = EventStore(tmp / "long-log.db", clock=LogicalClock())
+    store = open_store(tmp / "long-log.db", clock=LogicalClock())
     referee = Referee(store, clock=lambda: BOT_EPOCH)
     names = [f"bot{s}" for s in range(SEATS)]
     realistic = play(referee, RULESET, names, seed=SEED, game_id="realistic")

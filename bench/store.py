@@ -39,7 +39,7 @@ from referee.engine import game
 from referee.engine.errors import Conflict
 from referee.engine.events import MODERATOR
 from referee.service import Referee
-from referee.store import EventStore, schema
+from referee.store import COLUMNS, EventStore, open_store, schema
 from replays.verify import verify_events
 
 # the service limits each client address by default; a bench is one client that sends
@@ -51,7 +51,7 @@ RULESET, PLAYERS, SEED = "galloping-horse", ["Ann", "Ben", "Cat", "Dan"], "bench
 TEXT = "Stewards' notice: the going is good to firm; all horses cleared to run."
 ANNOUNCE = {"type": "announce", "text": TEXT}
 WRITERS = 8
-INSERT = f"INSERT INTO events VALUES ({', '.join('?' * len(schema.COLUMNS))})"
+INSERT = f"INSERT INTO events VALUES ({', '.join('?' * len(COLUMNS))})"
 
 APPEND = "EventStore.append of pre-built records, one per transaction"
 COMMAND = "Referee.command: snapshot + fold + execute + append (+ snapshot every 100)"
@@ -174,7 +174,7 @@ def announcement_chain(n: int) -> tuple[list[dict], list[dict]]:
 
 def stored_rows(opening: list[dict], records: list[dict]) -> list[tuple]:
     """The rows our store writes for the records (so raw sqlite3 inserts the same bytes)."""
-    store = EventStore(":memory:")
+    store = open_store(":memory:")
     store.create_game("g", RULESET, SEED, opening, {})
     store.append("g", len(opening), records)
     return store.db.execute("SELECT * FROM events WHERE seq > ?", (len(opening),)).fetchall()
@@ -232,7 +232,7 @@ def es_aggregate(app: Application, events: int) -> Notice:
 
 def bot_logs(path: Path, n: int) -> tuple[EventStore, list[str], list[list[dict]]]:
     """n finished bot games, half galloping-horse, half dark-horse, in a store on a file."""
-    store = EventStore(path)
+    store = open_store(path)
     referee = Referee(store)
     rulesets = ("galloping-horse", "dark-horse")
     ids = [play(referee, rulesets[i % 2], PLAYERS, seed=f"bench-{i}") for i in range(n)]
@@ -261,7 +261,7 @@ def single_appends(tmp: Path, sizes: Sizes) -> tuple[list[Figure], dict[str, Any
     """Our append of one event per transaction vs raw INSERT + COMMIT, same file system."""
     opening, records = announcement_chain(sizes.appends)
     rows = stored_rows(opening, records)
-    ours, referee = EventStore(tmp / "single-ours.db"), Referee(EventStore(tmp / "single-svc.db"))
+    ours, referee = open_store(tmp / "single-ours.db"), Referee(open_store(tmp / "single-svc.db"))
     raw_database(tmp / "single-raw.db")
     conn = raw_connection(tmp / "single-raw.db")
     app = es_app(tmp / "single-es.db")
@@ -324,7 +324,7 @@ def concurrent_appends(tmp: Path, sizes: Sizes) -> tuple[list[Figure], dict[str,
     k = sizes.per_writer
     opening, records = announcement_chain(WRITERS * k)
     rows = stored_rows(opening, records)
-    ours = EventStore(tmp / "writers-ours.db")
+    ours = open_store(tmp / "writers-ours.db")
     raw_database(tmp / "writers-raw.db")
     app = es_app(tmp / "writers-es.db")
     conflicts: list[int] = []

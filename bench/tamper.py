@@ -26,7 +26,7 @@ from referee.bots import play
 from referee.cli import BOT_EPOCH, default_players
 from referee.engine import registry
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 from replays.log import parse
 from replays.tamper import KINDS, damages
 from replays.verify import verify_bytes
@@ -44,7 +44,7 @@ def bot_games(count: int) -> dict[str, bytes]:
     """`count` fresh bot games of each ruleset, played as `referee bot-play` plays them."""
     logs = {}
     with tempfile.TemporaryDirectory() as tmp:
-        store = EventStore(Path(tmp) / "tamper.db", clock=LogicalClock())
+        store = open_store(Path(tmp) / "tamper.db", clock=LogicalClock())
         referee = Referee(store, clock=lambda: BOT_EPOCH)
         for ruleset in registry.names():
             names = [f"bot{s}" for s in range(default_players(registry.get(ruleset)))]

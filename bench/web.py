@@ -162,10 +162,10 @@ def script() -> list[tuple[int, dict]]:
     """The commands of one galloping-horse game from SEED (first legal move each time),
     played in-process on a temporary store."""
     from referee.service import Referee
-    from referee.store import EventStore
+    from referee.store import open_store
 
     with tempfile.TemporaryDirectory() as tmp:
-        referee = Referee(EventStore(Path(tmp) / "script.db"))
+        referee = Referee(open_store(Path(tmp) / "script.db"))
         created = referee.create_game("galloping-horse", PLAYERS, {}, SEED)
         game_id, moves = created["game_id"], []
         while to_move := referee.view(game_id, None).get("to_move"):

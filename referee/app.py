@@ -9,7 +9,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import answers, api, games, health, limits, web  # noqa: F401  (games registers rulesets)
 from .live import Gate, Herald, Hub
 from .service import Referee
-from .store import DEFAULT_PATH, EventStore
+from .store import DEFAULT_PATH, open_store
 
 DEFAULTS: dict[str, Any] = {
     "REFEREE_DB": DEFAULT_PATH,
@@ -92,7 +92,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         hops = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     answers.init_app(app)
-    store = EventStore(app.config["REFEREE_DB"], busy_seconds=app.config["STORE_BUSY_SECONDS"])
+    store = open_store(app.config["REFEREE_DB"], busy_seconds=app.config["STORE_BUSY_SECONDS"])
     herald = Herald(Hub(), app.config.get("REDIS_URL") or None)
     app.extensions["referee"] = Referee(
         store, snapshot_every=app.config["SNAPSHOT_EVERY"], herald=herald

@@ -65,7 +65,7 @@ class Subscriptions:
     def subscribe(self, game_id: str, role: str, body: dict[str, Any]) -> dict[str, Any]:
         """A new subscription of the role's; a webhook's signing secret is shown once."""
         kind, url = body["kind"], body["url"]
-        self._check_room(self.store.db, game_id, role)
+        self._check_room(None, game_id, role)
         notify_guard.check_target(kind, url, self.allow)
         allowed = notices.FOR_MODERATOR if role == "moderator" else notices.FOR_SEATS
         kinds = body.get("events") or [k for k in allowed if k not in notices.ASKED_FOR]
@@ -96,9 +96,8 @@ class Subscriptions:
             self._check_room(conn, game_id, role)  # again: another may have come meanwhile
             conn.execute(
                 f"INSERT INTO subscriptions ({SUBSCRIPTION_COLUMNS}) VALUES"
-                " (:subscription_id, :game_id, :role, :kind, :url, :secrets, :kinds,"
-                " :reminders, :active, :disabled_reason, :created_at)",
-                row,
+                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                tuple(row.values()),
             )
         shown = _shown(row)
         if secret:
@@ -112,12 +111,18 @@ class Subscriptions:
         self.max_per_game = config.get("NOTIFY_MAX_PER_GAME", MAX_PER_GAME)
 
     def _check_room(self, conn: Any, game_id: str, role: str) -> None:
-        """409 when the role, or the game, holds as many subscriptions as it may."""
-        mine, all_ = conn.execute(
+        """409 when the role, or the game, holds as many subscriptions as it may (`conn`:
+        inside the transaction that adds one)."""
+        sql = (
             "SELECT count(CASE WHEN role = ? THEN 1 END), count(*) FROM subscriptions"
-            " WHERE game_id = ?",
-            (role, game_id),
-        ).fetchone()
+            " WHERE game_id = ?"
+        )
+        counted = (
+            conn.execute(sql, (role, game_id)).fetchone()
+            if conn is not None
+            else self.store.query_one(sql, (role, game_id))
+        )
+        mine, all_ = counted or (0, 0)
         if mine >= self.max_per_role:
             raise Conflict(
                 "subscription/too_many",
@@ -133,13 +138,11 @@ class Subscriptions:
 
     def one(self, subscription_id: str) -> dict[str, Any] | None:
         """A subscription as stored, by its id."""
-        cursor = self.store.db.execute(
+        rows = self.store.columns(
             f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE subscription_id = ?",
             (subscription_id,),
         )
-        row = cursor.fetchone()
-        names = [d[0] for d in cursor.description]
-        return dict(zip(names, row, strict=True)) if row else None
+        return rows[0] if rows else None
 
     def of(self, game_id: str, role: str | None = None) -> list[dict[str, Any]]:
         """A game's subscriptions (a role's only, when given), as stored."""
@@ -147,9 +150,7 @@ class Subscriptions:
         args: tuple = (game_id,)
         if role is not None:
             sql, args = sql + " AND role = ?", (game_id, role)
-        cursor = self.store.db.execute(sql + " ORDER BY created_at, subscription_id", args)
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        return self.store.columns(sql + " ORDER BY created_at, subscription_id", args)
 
     def owned(self, game_id: str, role: str, subscription_id: str) -> dict[str, Any]:
         """One of the role's subscriptions (404 for anyone else's)."""
@@ -211,9 +212,10 @@ class Subscriptions:
                     )
                 )
                 cursor = conn.execute(
-                    "INSERT OR IGNORE INTO deliveries (delivery_id, subscription_id, game_id,"
+                    "INSERT INTO deliveries (delivery_id, subscription_id, game_id,"
                     " key, seq, kind, notice, status, attempts, next_at, answer, created_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)",
+                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)"
+                    " ON CONFLICT DO NOTHING",
                     (
                         delivery_id,
                         subscription["subscription_id"],
@@ -233,12 +235,12 @@ class Subscriptions:
 
     def due(self, now: int) -> list[str]:
         """Pending deliveries whose time has come (first attempts, retries, reminders)."""
-        rows = self.store.db.execute(
+        rows = self.store.query(
             "SELECT delivery_id FROM deliveries WHERE status = 'pending' AND next_at <= ?"
             " ORDER BY next_at, delivery_id LIMIT 1000",
             (now,),
         )
-        return [row[0] for row in rows.fetchall()]
+        return [row[0] for row in rows]
 
     def claim(self, delivery_id: str, now: int) -> dict[str, Any] | None:
         """The delivery and its subscription, leased to this sender for LEASE seconds;
@@ -319,11 +321,10 @@ class Subscriptions:
         args: tuple = (subscription_id,)
         if delivery_id is not None:
             sql, args = sql + " AND delivery_id = ?", (subscription_id, delivery_id)
-        cursor = self.store.db.execute(
+        rows = self.store.columns(
             sql + " ORDER BY created_at DESC, delivery_id LIMIT ?", (*args, limit)
         )
-        names = [d[0] for d in cursor.description]
-        return [_told(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+        return [_told(row) for row in rows]
 
     def redeliver(
         self, game_id: str, role: str, subscription_id: str, delivery_id: str

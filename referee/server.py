@@ -108,9 +108,9 @@ def _make_tables(server: Any) -> None:
     for gevent when they start, and what the parent imported they inherit unpatched."""
     if server.app.app is not None:  # another app (bench/web.py's baseline)
         return
-    from .store import DEFAULT_PATH, EventStore
+    from .store import DEFAULT_PATH, open_store
 
-    EventStore(os.environ.get("REFEREE_DB", DEFAULT_PATH))
+    open_store(os.environ.get("REFEREE_DB", DEFAULT_PATH))
 
 
 def _post_fork(server: Any, worker: Any) -> None:

@@ -12,7 +12,7 @@ import pytest
 from postgres import FAST, Cluster, ClusterError
 
 from referee.app import create_app
-from referee.store import EventStore
+from referee.store import open_store
 
 PLAYERS = ["Ada", "Bo", "Cy", "Di"]
 SEED = "conftest-seed"
@@ -107,7 +107,7 @@ def shared_fixture_group(item: pytest.Item) -> str | None:
 @pytest.fixture
 def store(tmp_path):
     """An EventStore on a fresh SQLite file."""
-    return EventStore(tmp_path / "store.db")
+    return open_store(tmp_path / "store.db")
 
 
 @pytest.fixture(scope="session")

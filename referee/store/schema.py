@@ -1,4 +1,4 @@
-"""Tables, indexes and the triggers that keep the log append-only.
+"""The SQLite file's tables, indexes and the triggers that keep the log append-only.
 
 The delete trigger alone does not stop INSERT OR REPLACE: SQLite fires it on a
 replace only with PRAGMA recursive_triggers on, so a replace is refused on insert.
@@ -164,19 +164,3 @@ def add_column(db: sqlite_utils.Database, table: str, column: str) -> None:
     except sqlite3.OperationalError:
         if name not in db[table].columns_dict:
             raise
-
-
-# `event` holds the whole event as its canonical JSON (the log line); the other
-# columns repeat its envelope so that SQL can find events without parsing them
-COLUMNS = (
-    "game_id",
-    "seq",
-    "type",
-    "actor",
-    "visibility",
-    "state_hash",
-    "recorded_at",
-    "prev_hash",
-    "hash",
-    "event",
-)

@@ -40,7 +40,7 @@ from referee.engine import game
 from referee.engine.errors import RefereeError
 from referee.engine.events import REFEREE
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent / "corpus"
@@ -109,7 +109,7 @@ def scenarios() -> list[Scenario]:
 def play(scenario: Scenario) -> bytes:
     """Play a scenario through a fresh store; its log as JSONL bytes."""
     with tempfile.TemporaryDirectory() as tmp:
-        store = EventStore(Path(tmp) / "scenario.db", clock=LogicalClock())
+        store = open_store(Path(tmp) / "scenario.db", clock=LogicalClock())
         referee = Referee(store, clock=lambda: BOT_EPOCH)
         game_id = scenario.game_id
         referee.create_game(

@@ -12,7 +12,7 @@ from referee.engine import game
 from referee.engine.events import MODERATOR
 from referee.engine.rng import Rng
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 from replays.log import dumps, parse
 from replays.verify import verify_bytes, verify_events
 
@@ -526,7 +526,7 @@ def resume_fork(client, app, fork_id, moderator) -> int:
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory):
     """Finished galloping-horse logs played by bots in another store, and their seeds."""
-    store = EventStore(tmp_path_factory.mktemp("import") / "other.db", clock=LogicalClock())
+    store = open_store(tmp_path_factory.mktemp("import") / "other.db", clock=LogicalClock())
     referee = Referee(store)
     seeds = ["import-1", "import-2", "import-3"]
     return {
@@ -621,7 +621,7 @@ def test_a_log_of_a_rules_version_this_referee_lacks_is_refused(client, logs):
 
 def long_log(tmp_path) -> bytes:
     """A finished galloping-horse log of more than 1 MiB: long announcements, then play."""
-    store = EventStore(tmp_path / "long.db", clock=LogicalClock())
+    store = open_store(tmp_path / "long.db", clock=LogicalClock())
     referee = Referee(store)
     game_id = referee.create_game("galloping-horse", list("abcd"), {}, "long", game_id="long")[
         "game_id"

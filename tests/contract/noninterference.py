@@ -29,7 +29,7 @@ from referee.engine.errors import RefereeError
 from referee.engine.events import REFEREE
 from referee.engine.rng import Rng
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 
 Command = dict[str, Any]
 Event = dict[str, Any]
@@ -89,7 +89,7 @@ def digests_hidden(value: Any) -> Any:
 def referee_pair() -> tuple[Referee, Referee]:
     """Two referees on fresh stores, each with the bots' logical clocks."""
     return tuple(  # type: ignore[return-value]
-        Referee(EventStore(":memory:", clock=LogicalClock()), clock=lambda: BOT_EPOCH)
+        Referee(open_store(":memory:", clock=LogicalClock()), clock=lambda: BOT_EPOCH)
         for _ in range(2)
     )
 

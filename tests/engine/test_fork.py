@@ -13,7 +13,7 @@ from referee.engine.events import MODERATOR, REFEREE
 from referee.engine.fork import AmendmentRefused
 from referee.engine.outcome import ranked
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 
 T0 = 1_800_000_000
 GALLOPING_SEED, BLACKOUT_SEED = "fork-1", "bm-1"
@@ -22,7 +22,7 @@ NO_CONSEQUENCES = {"status": None, "players": [], "winners": None, "changes": []
 
 @pytest.fixture(scope="module")
 def referee(tmp_path_factory):
-    store = EventStore(tmp_path_factory.mktemp("fork") / "r.db", clock=LogicalClock())
+    store = open_store(tmp_path_factory.mktemp("fork") / "r.db", clock=LogicalClock())
     return Referee(store, clock=lambda: T0)
 
 

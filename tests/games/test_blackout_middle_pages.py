@@ -14,7 +14,7 @@ from referee.engine.errors import BadRequest, RuleViolation
 from referee.games import blackout_middle as bm
 from referee.games.blackout_middle.data import DATA, HORSES
 from referee.service import Referee
-from referee.store import EventStore
+from referee.store import open_store
 from referee.web.forms import check_fields
 
 ID = "blackout-middle"
@@ -28,7 +28,7 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 
 
 def new_game(tmp_path: Path, name: str, players: list[str] = PLAYERS, **options: Any):
-    ref = Referee(EventStore(tmp_path / f"{name}.db"), clock=lambda: CLOCK)
+    ref = Referee(open_store(tmp_path / f"{name}.db"), clock=lambda: CLOCK)
     return ref, ref.create_game(ID, players, options, "pages-seed")["game_id"]
 
 
@@ -140,7 +140,7 @@ def test_board_marks_the_orders_looked_at(tmp_path):
 
 
 def test_finished_board_shows_the_scores_and_every_horse(tmp_path):
-    ref = Referee(EventStore(tmp_path / "done.db"))
+    ref = Referee(open_store(tmp_path / "done.db"))
     gid = bots.play(ref, ID, ["Ann", HOSTILE, "Cat"], seed="pages-finished")
     view = ref.view(gid, None)
     root = parse(bm.board(view))
@@ -315,7 +315,7 @@ def test_narrate_tells_each_event_in_the_games_words():
 
 
 def test_narrate_has_a_sentence_for_every_event_of_a_whole_game(tmp_path):
-    ref = Referee(EventStore(tmp_path / "whole.db"))
+    ref = Referee(open_store(tmp_path / "whole.db"))
     gid = bots.play(ref, ID, ["Ann", "Ben", "Cat"], seed="pages-whole")
     for viewer in (0, None, "moderator"):
         events = ref.events(gid, viewer)["events"]

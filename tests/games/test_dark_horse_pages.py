@@ -16,7 +16,7 @@ from referee.games import dark_horse as dh
 from referee.games.dark_horse.board import MARK
 from referee.games.dark_horse.data import HOUSE_DECK
 from referee.service import Referee
-from referee.store import EventStore
+from referee.store import open_store
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -84,7 +84,7 @@ def title_of(group):
 @pytest.fixture(scope="module")
 def played_game():
     """A seeded three-player game played to its end by the bots, on a real store."""
-    referee = Referee(EventStore(Path(tempfile.mkdtemp()) / "pages.db"))
+    referee = Referee(open_store(Path(tempfile.mkdtemp()) / "pages.db"))
     game_id = bots.play(referee, "dark-horse", PLAYERS, seed="pages")
     return referee, game_id
 
@@ -237,7 +237,7 @@ def test_placement_shows_the_line_so_far_the_horses_left_and_where_a_card_would_
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_every_seat_count_draws_every_phase(seats):
-    referee = Referee(EventStore(Path(tempfile.mkdtemp()) / "seats.db"))
+    referee = Referee(open_store(Path(tempfile.mkdtemp()) / "seats.db"))
     players = [f"P{n}" for n in range(seats)]
     game_id = referee.create_game("dark-horse", players, {}, f"seats-{seats}")["game_id"]
     rng = Rng("bots")
@@ -378,7 +378,7 @@ def test_label_says_what_a_card_would_do():
 
 
 def test_label_is_distinct_for_every_legal_command_in_real_states():
-    referee = Referee(EventStore(Path(tempfile.mkdtemp()) / "labels.db"))
+    referee = Referee(open_store(Path(tempfile.mkdtemp()) / "labels.db"))
     game_id = referee.create_game("dark-horse", ["Ann", "Ben"], {}, "labels")["game_id"]
     rng, kinds = Rng("labels"), set()
     for turn in range(200):

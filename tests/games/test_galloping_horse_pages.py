@@ -11,7 +11,7 @@ from referee.engine.events import event
 from referee.engine.rng import Rng
 from referee.games import galloping_horse as gh
 from referee.service import Referee
-from referee.store import EventStore
+from referee.store import open_store
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
@@ -72,7 +72,7 @@ def group(root, **attrs):
 
 @pytest.fixture
 def referee(tmp_path):
-    return Referee(EventStore(tmp_path / "d.db"))
+    return Referee(open_store(tmp_path / "d.db"))
 
 
 def new_game(referee, seed, **options):

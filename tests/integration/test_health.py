@@ -12,7 +12,7 @@ from referee import embedded
 from referee.app import create_app
 from referee.health import SWEEP_KEY, broker_client, readiness, record_sweep
 from referee.service import Referee
-from referee.store import EventStore
+from referee.store import open_store
 
 T = 1_900_000_000
 NINE = [f"p{i}" for i in range(9)]
@@ -22,7 +22,7 @@ LATE = 30  # max(30, 5 sweeps of 2 s)
 
 @pytest.fixture
 def store(tmp_path):
-    return EventStore(tmp_path / "referee.db", busy_seconds=0.2)
+    return open_store(tmp_path / "referee.db", busy_seconds=0.2)
 
 
 def test_ready_when_a_worker_swept_lately_and_not_when_the_sweeps_stop(store, broker):

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from referee.service import Referee
-from referee.store import EventStore
+from referee.store import open_store
 from replays.log import parse
 from replays.verify import verify_events
 
@@ -150,13 +150,13 @@ def served(tmp_path):
 def overdue_game(db: Path, name: str) -> str:
     """A nine-seat game in rounds whose one-hour round 0 ended an hour ago (created by a
     Referee whose clock is two hours back): the sweeper must find it."""
-    referee = Referee(EventStore(db), clock=lambda: int(time.time()) - 2 * HOUR)
+    referee = Referee(open_store(db), clock=lambda: int(time.time()) - 2 * HOUR)
     options = {"round_seconds": HOUR, "first_round_seconds": HOUR}
     return referee.create_game("blackout-middle", NINE, options, name)["game_id"]
 
 
 def round_zero_resolved(db: Path, game_id: str) -> int:
-    events = EventStore(db).events(game_id)
+    events = open_store(db).events(game_id)
     return sum(e["type"] == "OrdersCounted" and e["payload"]["round"] == 0 for e in events)
 
 
@@ -211,7 +211,7 @@ def test_serve_killed_while_seats_play_leaves_no_process_and_loses_nothing(tmp_p
     playing.join(timeout=BOUND)
     serving.output.close()
 
-    events = EventStore(serving.db).events(game_id)
+    events = open_store(serving.db).events(game_id)
     assert set(acknowledged) <= {e["seq"] for e in events}
     again = Served(tmp_path)  # the same database, served again: the game goes on
     try:
@@ -219,7 +219,7 @@ def test_serve_killed_while_seats_play_leaves_no_process_and_loses_nothing(tmp_p
         assert status == 200 and shown["version"] == len(events) >= max(acknowledged)
     finally:
         again.stop()
-    log = EventStore(serving.db).log_lines(game_id)
+    log = open_store(serving.db).log_lines(game_id)
     assert verify_events(parse(log), seed="kill-9").valid
 
 

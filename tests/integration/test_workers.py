@@ -9,7 +9,7 @@ import pytest
 from referee import embedded
 from referee.bots import play
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 from replays.log import dumps
 from workers.celery_app import make_celery
 
@@ -39,7 +39,7 @@ def monkeypatch_module():
 
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
-    store = EventStore(tmp_path_factory.mktemp("s") / "r.db", clock=LogicalClock())
+    store = open_store(tmp_path_factory.mktemp("s") / "r.db", clock=LogicalClock())
     game_id = play(Referee(store), "dark-horse", ["a", "b", "c"], seed="worker")
     return dumps(store.events(game_id)).decode()
 

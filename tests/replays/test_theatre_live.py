@@ -13,7 +13,7 @@ from referee.engine import game, registry
 from referee.engine.canonical import canonical
 from referee.engine.disputes import STAMPED
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 from referee.theatre import Eyes, Theatre
 from replays.log import read
 
@@ -36,7 +36,7 @@ def played_live(log: Path, tmp_path: Path) -> tuple[list[dict], list[tuple[int, 
     each batch what a spectator was given: (last seq, events, view)."""
     recorded = read(str(log))
     created = recorded[0]["payload"]
-    store = EventStore(tmp_path / "live.db", clock=LogicalClock())
+    store = open_store(tmp_path / "live.db", clock=LogicalClock())
     referee = Referee(store, clock=lambda: BOT_EPOCH)
     game_id = recorded[0]["game_id"]
     referee.create_game(

@@ -9,7 +9,7 @@ from chained import rechain
 from referee.bots import play
 from referee.engine.chain import GENESIS, event_hash
 from referee.service import Referee
-from referee.store import EventStore, LogicalClock
+from referee.store import LogicalClock, open_store
 from replays.log import dumps
 from replays.verify import verify_bytes, verify_events
 
@@ -17,7 +17,7 @@ from replays.verify import verify_bytes, verify_events
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
     """A finished galloping-horse log from the real store."""
-    store = EventStore(tmp_path_factory.mktemp("v") / "r.db", clock=LogicalClock())
+    store = open_store(tmp_path_factory.mktemp("v") / "r.db", clock=LogicalClock())
     game_id = play(Referee(store), "galloping-horse", list("abcd"), seed="verify-me")
     return store.events(game_id)
 

@@ -9,12 +9,12 @@ from contextlib import contextmanager
 
 import pytest
 
-import referee.store as store_module
+import referee.store.sqlite as sqlite_backend
 from referee.app import create_app
 from referee.engine import game
 from referee.engine.errors import Busy
 from referee.service import Referee
-from referee.store import EventStore
+from referee.store import EventStore, open_store
 
 GAME = {"ruleset": "galloping-horse", "players": ["A", "B", "C", "D"], "seed": "busy-seed"}
 BUSY = 0.2  # seconds a writer waits in these tests (the default is 5)
@@ -40,7 +40,7 @@ def busy_app(tmp_path):
 
 def test_an_append_under_another_writers_lock_is_busy_and_writes_nothing(tmp_path, referee_game):
     store, game_id, records = referee_game
-    busy = EventStore(store.path, busy_seconds=BUSY)
+    busy = open_store(store.path, busy_seconds=BUSY)
     version = busy.version(game_id)
     with write_lock_held(store.path), pytest.raises(Busy) as raised:
         busy.append(game_id, version, records)
@@ -53,7 +53,7 @@ def test_an_append_under_another_writers_lock_is_busy_and_writes_nothing(tmp_pat
 @pytest.fixture
 def referee_game(tmp_path):
     """A stored galloping-horse game and the records of its first seat's first move."""
-    store = EventStore(tmp_path / "store.db")
+    store = open_store(tmp_path / "store.db")
     referee = Referee(store)
     created = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, "busy-seed")
     state = referee.state(created["game_id"])
@@ -98,7 +98,7 @@ def test_creating_a_game_under_another_writers_lock_answers_503(busy_app):
 
 def test_a_snapshot_is_skipped_while_the_store_is_busy(tmp_path, referee_game):
     store, game_id, _ = referee_game
-    busy = EventStore(store.path, busy_seconds=BUSY)
+    busy = open_store(store.path, busy_seconds=BUSY)
     with write_lock_held(store.path):
         busy.save_snapshot(game_id, 1, {"any": "state"}, "0" * 64)  # no error, no wait past BUSY
     assert busy.latest_snapshot(game_id) is None
@@ -111,7 +111,7 @@ def waits_seen(monkeypatch) -> dict[str, list]:
     """The deadline each wait for another process gets (the lock file, then SQLite's
     busy timeout as the statements set it before BEGIN IMMEDIATE)."""
     seen: dict[str, list] = {"lock_file": [], "begin": [], "statements": []}
-    acquire, begin = store_module.ProcessLock.acquire, store_module._begin
+    acquire, begin = sqlite_backend.ProcessLock.acquire, sqlite_backend._begin
 
     def lock_file(self, deadline):
         seen["lock_file"].append(deadline)
@@ -125,8 +125,8 @@ def waits_seen(monkeypatch) -> dict[str, list]:
         finally:
             conn.set_trace_callback(None)
 
-    monkeypatch.setattr(store_module.ProcessLock, "acquire", lock_file)
-    monkeypatch.setattr(store_module, "_begin", sqlite_begin)
+    monkeypatch.setattr(sqlite_backend.ProcessLock, "acquire", lock_file)
+    monkeypatch.setattr(sqlite_backend, "_begin", sqlite_begin)
     return seen
 
 
@@ -166,7 +166,7 @@ def test_a_writer_queued_here_then_behind_another_process_waits_what_is_left(
     behind another process's write lock for busy_seconds again. Now the second wait
     gets only what is left of the first, and nothing is written."""
     store, game_id, records = referee_game
-    busy = EventStore(store.path, busy_seconds=BUSY_HERE)
+    busy = open_store(store.path, busy_seconds=BUSY_HERE)
     version = busy.version(game_id)
     seen = waits_seen(monkeypatch)
     outcome: list = []

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from referee.engine import game
 from referee.service import Referee
-from referee.store import EventStore, stamp
+from referee.store import open_store, stamp
 from replays.verify import verify_bytes
 
 SEED = "clock-step"
@@ -35,7 +35,7 @@ def play(referee: Referee, game_id: str, moves: int) -> None:
 
 def test_a_clock_set_back_mid_game_stamps_no_earlier_time_and_the_log_verifies(tmp_path):
     clock = SteppedClock()
-    store = EventStore(tmp_path / "store.db", clock=clock)
+    store = open_store(tmp_path / "store.db", clock=clock)
     referee = Referee(store)
     game_id = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"]
     play(referee, game_id, 3)
@@ -53,7 +53,7 @@ def test_a_clock_set_back_mid_game_stamps_no_earlier_time_and_the_log_verifies(t
 
 def test_a_clock_set_back_in_one_game_leaves_another_games_times_alone(tmp_path):
     clock = SteppedClock()
-    store = EventStore(tmp_path / "store.db", clock=clock)
+    store = open_store(tmp_path / "store.db", clock=clock)
     referee = Referee(store)
     first = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"]
     clock.step_back()

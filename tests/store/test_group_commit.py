@@ -12,7 +12,7 @@ import pytest
 from referee.engine import game
 from referee.engine.errors import Busy, Conflict
 from referee.service import Referee
-from referee.store import EventStore
+from referee.store import open_store
 
 SEED = "group-seed"
 BUSY = 0.2
@@ -26,7 +26,7 @@ def first_move(referee: Referee, game_id: str):
 
 @pytest.fixture
 def games(tmp_path):
-    store = EventStore(tmp_path / "store.db")
+    store = open_store(tmp_path / "store.db")
     referee = Referee(store)
     ids = [
         referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"]
@@ -103,7 +103,7 @@ def test_a_failed_commit_fails_every_append_of_its_batch_and_writes_nothing(game
 def test_one_writing_process_at_a_time_and_a_bounded_wait_for_the_other(games):
     store, referee, (game_id, _, _) = games
     expected, records = first_move(referee, game_id)
-    other = EventStore(store.path, busy_seconds=BUSY)  # its own lock file, as a process has
+    other = open_store(store.path, busy_seconds=BUSY)  # its own lock file, as a process has
     store._writers.acquire(1.0)
     try:
         with pytest.raises(Busy):

@@ -9,7 +9,7 @@ import pytest
 from scheduling import T0, Clock, Recorder
 
 from referee.service import GRACE_SECONDS, Referee
-from referee.store import EventStore
+from referee.store import open_store
 from referee.store.schema import add_column
 
 DAY = 86400
@@ -117,18 +117,18 @@ def test_an_armed_deadline_is_left_to_its_task_for_the_grace(referee):
 
 def test_a_file_made_before_rounds_were_armed_gains_the_column_and_keeps_working(tmp_path, clock):
     path = tmp_path / "old.db"
-    old = Referee(EventStore(path), clock=clock, scheduler=Recorder())
+    old = Referee(open_store(path), clock=clock, scheduler=Recorder())
     game_id = start(old, DAY)
     as_before(path)
     assert columns(path) == ["game_id", "round", "deadline", "ready", "paused"]
 
-    store = EventStore(path)
+    store = open_store(path)
     assert columns(path) == ["game_id", "round", "deadline", "ready", "paused", "armed"]
     assert armed(store, game_id) == (0,)
     referee = Referee(store, clock=clock, scheduler=Recorder(), arming_seconds=HORIZON)
     referee.command(game_id, 0, {"type": "submit_orders", "round": 0, "orders": NOTHING})
     assert referee.arm_rounds(T0 + DAY - HORIZON) == [(game_id, 0, T0 + DAY)]
-    EventStore(path)  # opened again: nothing more to add
+    open_store(path)  # opened again: nothing more to add
     assert columns(path)[-1] == "armed" and armed(store, game_id) == (1,)
 
 

@@ -12,8 +12,8 @@ from referee.engine.canonical import canonical, digest
 from referee.engine.chain import GENESIS, event_hash
 from referee.engine.errors import Conflict, NotFound
 from referee.service import Referee
-from referee.store import EventStore, IdempotentReplay, LogicalClock, token_hash
-from referee.store.schema import COLUMNS
+from referee.store import IdempotentReplay, LogicalClock, open_store, token_hash
+from referee.store import COLUMNS
 
 PLAYERS = ["Ada", "Bo", "Cy", "Di"]
 SEED = "store-seed"
@@ -184,7 +184,7 @@ def test_racing_stores_on_one_file_one_wins(tmp_path, referee, created, store):
     """Writers with their own EventStore (as separate workers would have) race the same way."""
     game_id = created["game_id"]
     version = store.version(game_id)
-    stores = [EventStore(store.path) for _ in range(4)]
+    stores = [open_store(store.path) for _ in range(4)]
     start = threading.Barrier(len(stores))
     outcomes: list[str] = []
 
@@ -371,7 +371,7 @@ def test_a_snapshot_beyond_the_log_is_ignored(store, snapshotted):
 
 def test_tokens_are_stored_only_as_hashes(tmp_path):
     path = tmp_path / "tokens.db"
-    store = EventStore(path)
+    store = open_store(path)
     created = Referee(store).create_game("galloping-horse", PLAYERS, {}, SEED)
     tokens = [created["moderator_token"], *(s["token"] for s in created["seats"])]
     on_disk = file_bytes(path)
@@ -400,7 +400,7 @@ def test_logical_clock_ticks_one_millisecond_per_reading():
 def test_same_seed_and_commands_on_a_logical_clock_give_identical_logs(tmp_path):
     logs = []
     for name in ("a.db", "b.db"):
-        store = EventStore(tmp_path / name, clock=LogicalClock())
+        store = open_store(tmp_path / name, clock=LogicalClock())
         referee = Referee(store)
         game_id = referee.create_game("galloping-horse", PLAYERS, {}, SEED, game_id="g")["game_id"]
         for _ in range(6):
@@ -412,7 +412,7 @@ def test_same_seed_and_commands_on_a_logical_clock_give_identical_logs(tmp_path)
 
 def make_tables(path: str, told) -> None:
     try:
-        EventStore(path)
+        open_store(path)
         told.put("made")
     except Exception as exc:  # noqa: BLE001 - what the parent is told
         told.put(f"{type(exc).__name__}: {exc}")
@@ -434,4 +434,4 @@ def test_processes_starting_together_on_a_new_file_all_get_their_tables(tmp_path
         for process in started:
             process.join()
         assert said == ["made"] * 3, said
-        assert {"games", "events", "rounds_due"} <= set(EventStore(path).db.table_names())
+        assert {"games", "events", "rounds_due"} <= set(open_store(path).db.table_names())

@@ -10,7 +10,7 @@ import re
 import sqlite3
 
 from referee.app import create_app
-from referee.store import UPLOAD_ROW_BYTES, EventStore
+from referee.store import UPLOAD_ROW_BYTES, open_store
 
 SIZE = 10_000  # bytes of each upload
 COST = SIZE + UPLOAD_ROW_BYTES  # what each counts against a budget
@@ -134,7 +134,7 @@ def test_uploads_kept_before_the_budgets_are_counted_by_their_size(tmp_path):
     with sqlite3.connect(path) as old:
         old.execute("CREATE TABLE uploads (digest TEXT PRIMARY KEY, log BLOB, uploaded_at INT)")
         old.execute("INSERT INTO uploads VALUES ('d1', ?, 5)", (b"x" * 300,))
-    store = EventStore(path)
+    store = open_store(path)
     assert store.db.execute("SELECT client, bytes FROM uploads").fetchall() == [("", 300)]
     store.keep_upload("d2", b"y" * 10, 6, client="a", total_bytes=1 << 20, client_bytes=1 << 20)
     assert store.upload("d1") == b"x" * 300 and store.upload("d2") == b"y" * 10

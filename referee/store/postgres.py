@@ -1,0 +1,308 @@
+"""The event store on a PostgreSQL server, for a referee served from several machines:
+psycopg 3 with a bounded pool per process (checked before use, renewed after
+MAX_LIFETIME), statement and lock timeouts, and the tables the migrations in
+migrations/postgres-*.sql make, applied once under an advisory lock when a store opens.
+
+The database decides every race, as in SQLite: the unique (game, seq) key refuses the
+second of two appends at one version, a conditional UPDATE arms a deadline or claims a
+delivery for one taker only. Writers in one process still commit as a group (one
+transaction, one flush to disk, for all appends waiting), and batches of two processes
+take their games' rows in one order (contract.py), so they wait for each other rather
+than deadlock."""
+
+import os
+import re
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import psycopg_pool
+from psycopg import errors
+
+from ..engine.errors import Busy, StoreFull, StoreUnavailable
+from .contract import BUSY_SECONDS, EventStore, busy, left, wall_clock
+
+POOL_SIZE = 10  # connections per process at most (a web process, a worker)
+MAX_LIFETIME = 1800.0  # seconds before a pooled connection is replaced
+STATEMENT_SECONDS = 30  # no statement runs longer (a whole log is read in far less)
+IDLE_IN_TRANSACTION_SECONDS = 60
+# the advisory lock key under which a store that opens applies the migrations, and the
+# one the beat holds while it sweeps (docs/deployment.md): 'refe' and 'swep' in ASCII
+MIGRATION_LOCK = 0x72656665
+SWEEPER_LOCK = 0x73776570
+PROBE_BYTES = 64 << 10
+
+
+class PostgresStore(EventStore):
+    """The store on a PostgreSQL server, named by a libpq URL."""
+
+    INSERTION_ORDER = "n"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        clock: Any = wall_clock,
+        busy_seconds: float = BUSY_SECONDS,
+        pool_size: int = POOL_SIZE,
+    ) -> None:
+        super().__init__(shown_url(url), clock=clock, busy_seconds=busy_seconds)
+        self.url = url
+        self.pool_size = pool_size
+        self._pool: tuple[int, psycopg_pool.ConnectionPool] | None = None
+        migrate(url)
+
+    # --- connections ---------------------------------------------------------------
+
+    def pool(self) -> psycopg_pool.ConnectionPool:
+        """This process's pool (a forked process opens its own)."""
+        held = self._pool
+        if held is None or held[0] != os.getpid():
+            pool = psycopg_pool.ConnectionPool(
+                self.url,
+                min_size=1,
+                max_size=self.pool_size,
+                max_lifetime=MAX_LIFETIME,
+                timeout=self.busy_seconds,
+                check=psycopg_pool.ConnectionPool.check_connection,
+                kwargs={"autocommit": True, "options": self._options()},
+                name="referee",
+                open=False,
+            )
+            pool.open(wait=False)
+            held = self._pool = (os.getpid(), pool)
+        return held[1]
+
+    def _options(self) -> str:
+        """Each connection's limits: a lock waited for no longer than a writer may wait
+        in all, a statement no longer than STATEMENT_SECONDS."""
+        return (
+            f"-c lock_timeout={int(self.busy_seconds * 1000)}"
+            f" -c statement_timeout={STATEMENT_SECONDS * 1000}"
+            f" -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_SECONDS * 1000}"
+        )
+
+    @contextmanager
+    def _connection(self, deadline: float) -> Iterator[psycopg.Connection]:
+        """A pooled connection by `deadline`, or Busy; a server that cannot be reached is
+        StoreUnavailable."""
+        try:
+            with self.pool().connection(timeout=left(deadline)) as conn:
+                yield conn
+        except psycopg_pool.PoolTimeout as exc:
+            raise self._unreached(exc) from exc
+
+    def _unreached(self, exc: Exception) -> Busy | StoreUnavailable:
+        """Why no connection came: every one busy, or the server not answering."""
+        if self.pool().get_stats().get("pool_size", 0) == 0:
+            failure = StoreUnavailable(
+                None,
+                "the database server cannot be reached: nothing was written; send again later",
+                {},
+            )
+            self._refused(failure, exc)
+            return failure
+        return busy()
+
+    def query(self, sql: str, args: tuple | dict = ()) -> list[tuple]:
+        with self._reading() as conn:
+            return conn.execute(pg_sql(sql), args).fetchall()
+
+    def columns(self, sql: str, args: tuple = ()) -> list[dict[str, Any]]:
+        with self._reading() as conn:
+            cursor = conn.execute(pg_sql(sql), args)
+            names = [d.name for d in cursor.description or ()]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    @contextmanager
+    def _reading(self) -> Iterator[psycopg.Connection]:
+        try:
+            with self._connection(self.deadline()) as conn:
+                yield conn
+        except psycopg.OperationalError as exc:
+            raise _failure(exc) or StoreUnavailable(
+                None,
+                f"the database server failed to answer a read: {exc.sqlstate or 'no code'}",
+                {},
+            ) from exc
+
+    def close(self) -> None:
+        held, self._pool = self._pool, None
+        if held is not None and held[0] == os.getpid():
+            held[1].close()
+
+    # --- writing -------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, *, deadline: float | None = None) -> Iterator["Writing"]:
+        """BEGIN ... COMMIT on a pooled connection, rolled back on any error; Busy when
+        no connection or lock comes by `deadline`, StoreFull or StoreUnavailable when
+        the server refuses to write."""
+        deadline = self.deadline(deadline)
+        try:
+            with self._connection(deadline) as conn, conn.transaction():
+                yield Writing(conn)
+                if self.before_commit is not None:
+                    self.before_commit()
+        except psycopg.Error as exc:
+            failure = _failure(exc)
+            if failure is None:
+                raise
+            if not isinstance(failure, Busy):
+                self._refused(failure, exc)
+            raise failure from exc
+        self._recovered()
+
+    def _batch(self, deadline: float) -> Any:
+        return self.transaction(deadline=deadline)
+
+    def is_clash(self, exc: BaseException) -> bool:
+        return isinstance(exc, errors.UniqueViolation)
+
+    def is_fatal(self, exc: BaseException) -> bool:
+        # a broken connection, a full disk, a lock or statement timeout: the batch fails
+        return isinstance(exc, psycopg.Error) and not isinstance(exc, psycopg.IntegrityError)
+
+    def probe_write(self) -> None:
+        with self.transaction() as conn:
+            conn.execute("SELECT 1")
+            if self.trouble is not None:
+                conn.execute("INSERT INTO disk_probe VALUES (?)", (os.urandom(PROBE_BYTES),))
+                conn.execute("DELETE FROM disk_probe")
+
+    def disk_space(self) -> tuple[int, int] | None:
+        return None  # the server's disk is its own: its operator watches it
+
+    def after_upload(self, moved: int) -> None:
+        return None  # autovacuum gives the space of evicted uploads back
+
+    def shared_secret(self, name: str) -> str | None:
+        """Made by the first machine that asks, read by the others."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (name, secrets.token_hex(32)),
+            )
+            row = conn.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
+        return str(row[0]) if row else None
+
+    # --- the sweeper's lock --------------------------------------------------------
+
+    def hold_sweeper_lock(self, *, wait: bool) -> psycopg.Connection | None:
+        """A session of its own holding the sweeper's advisory lock (the server lets it go
+        when the session ends, however the process ends); None when another holds it
+        and `wait` is false."""
+        conn = psycopg.connect(self.url, autocommit=True)
+        if wait:
+            conn.execute("SELECT pg_advisory_lock(%s)", (SWEEPER_LOCK,))
+            return conn
+        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (SWEEPER_LOCK,)).fetchone()
+        if row and row[0]:
+            return conn
+        conn.close()
+        return None
+
+
+class Writing:
+    """A connection inside a write transaction, speaking the contract's SQL."""
+
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, args: Any = ()) -> psycopg.Cursor:
+        return self.conn.execute(pg_sql(sql), args)
+
+    def executemany(self, sql: str, rows: Any) -> psycopg.Cursor:
+        cursor = self.conn.cursor()
+        cursor.executemany(pg_sql(sql), rows)
+        return cursor
+
+
+@lru_cache(maxsize=512)
+def pg_sql(sql: str) -> str:
+    """The contract's SQL with psycopg's placeholders (`?` becomes `%s`; the contract
+    writes no `%` and no `?` inside a string)."""
+    return sql.replace("?", "%s")
+
+
+def migrate(url: str) -> int:
+    """Apply the migrations a database lacks, each once, under an advisory lock (stores
+    that open together take turns); the schema version after."""
+    with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version"
+            " (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)"
+        )
+        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+        current = row[0] if row else 0
+        for version, name, sql in migrations():
+            if version > current:
+                conn.execute(sql.encode("utf-8"))
+                conn.execute("INSERT INTO schema_version VALUES (%s, %s, now())", (version, name))
+                current = version
+        return current
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(version, name, SQL) of every migration, in order."""
+    found = []
+    for entry in resources.files(__package__).joinpath("migrations").iterdir():
+        matched = re.fullmatch(r"postgres-(\d+)\.sql", entry.name)
+        if matched:
+            found.append((int(matched[1]), entry.name, entry.read_text("utf-8")))
+    return sorted(found)
+
+
+def shown_url(url: str) -> str:
+    """The URL as logs and errors may show it: without its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+
+
+# SQLSTATE classes and codes of a write the server refuses, and what the client is told
+# (nothing was written in each case)
+FULL = {"53100": "the disk of the database server is full"}
+UNAVAILABLE = {
+    "25006": "the database server is read-only (a standby, or set so)",
+    "53200": "the database server is out of memory",
+    "53300": "the database server has no connection to spare",
+    "57P01": "the database server is shutting down",
+    "57P02": "the database server is shutting down",
+    "57P03": "the database server is starting up or shutting down",
+    "58030": "the disk of the database server failed (I/O error)",
+}
+BUSY = {"55P03", "57014", "40001", "40P01"}  # a lock, a statement, a conflict timed out
+
+
+def _failure(exc: psycopg.Error) -> Busy | StoreFull | StoreUnavailable | None:
+    """What a client gets for a write the server refused or could not take; None for an
+    error that is the caller's to handle (a unique key, a trigger)."""
+    code = exc.sqlstate or ""
+    if code in BUSY:
+        return busy()
+    if code in FULL:
+        return StoreFull(
+            None, f"{FULL[code]}: nothing was written; send again once space is freed", {}
+        )
+    if code in UNAVAILABLE:
+        return StoreUnavailable(
+            None, f"{UNAVAILABLE[code]}: nothing was written; send again later", {}
+        )
+    if isinstance(exc, psycopg.OperationalError):  # the connection broke
+        return StoreUnavailable(
+            None,
+            "the connection to the database server broke; send again (a command sent with an"
+            " Idempotency-Key is answered as it was, if it was recorded)",
+            {},
+        )
+    return None
