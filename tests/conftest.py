@@ -1,12 +1,15 @@
-"""Shared fixtures: a store on a real SQLite file, the real Flask app, and a game over HTTP;
-and how the suite runs on xdist workers (pyproject.toml runs it with -n auto)."""
+"""Shared fixtures: a store on a real SQLite file, a database on a real PostgreSQL server,
+the real Flask app, and a game over HTTP; and how the suite runs on xdist workers
+(pyproject.toml runs it with -n auto)."""
 
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from postgres import FAST, Cluster, ClusterError
 from stores import BACKENDS, store_target
 
 from referee.app import create_app
@@ -110,6 +113,27 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     marked = metafunc.definition.get_closest_marker("both_stores")
     if marked or "tests/store/" in metafunc.definition.nodeid.replace("\\", "/"):
         metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server of this test process (one per xdist worker), with fsync off;
+    it fails, never skips, where PostgreSQL is not installed."""
+    try:
+        cluster = Cluster.start(FAST)
+    except ClusterError as error:
+        pytest.fail(str(error), pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """The URL of a fresh empty database on the session's PostgreSQL server, dropped after
+    the test (with the connections the test left open)."""
+    url = postgres_cluster.create_database()
+    yield url
+    postgres_cluster.drop_database(url)
 
 
 @pytest.fixture

@@ -19,7 +19,10 @@ def store_target(
     if backend != "postgresql":
         return str(path)
     if another:
-        return request.getfixturevalue("postgres_cluster").create_database()
+        cluster = request.getfixturevalue("postgres_cluster")
+        url = cluster.create_database()
+        request.addfinalizer(lambda: cluster.drop_database(url))
+        return url
     return request.getfixturevalue("postgres_url")
 
 
