@@ -77,9 +77,6 @@ from referee.store import COLUMNS, EventStore, open_store
 from referee.store.contract import _Append
 
 ROOT = Path(__file__).resolve().parents[1]
-# a web node's session key: the pages' key file would otherwise be made beside the
-# database, which for a server URL is no place
-NODE_SECRET = "bench-postgres-web-nodes-share-this-key"
 INSERT_PG = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
 PG_APPEND = "PostgresStore.append of pre-built records, one per transaction"
 PG_COMMAND = "Referee.command on PostgresStore: snapshot + fold + execute + append"
@@ -367,11 +364,12 @@ def stored_bytes(url: str) -> dict[str, Any]:
 
 
 def web_node(index: int, url: str, broker: str, tmp: Path, processes: int) -> tuple:
-    """`referee web` on the database in a working folder of its own; (process, port)."""
+    """`referee web` on the database in a working folder of its own (as on a machine of
+    its own; the pages' session key is kept in the database); (process, port)."""
     folder = tmp / f"node-{index}"
     folder.mkdir()
     port = free_port()
-    env = {**os.environ, "REDIS_URL": broker, "REFEREE_SECRET_KEY": NODE_SECRET}
+    env = {**os.environ, "REDIS_URL": broker, "REFEREE_VAR": str(folder)}
     env["PYTHONPATH"] = str(ROOT)
     command = [sys.executable, "-m", "referee", "web", "--db", url, "--port", str(port)]
     command += ["--processes", str(processes), "--log-level", "warning"]
