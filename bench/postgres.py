@@ -204,6 +204,9 @@ def concurrent_appends(cluster: Any, tmp: Path, sizes: Sizes) -> tuple[list[Figu
     opening, records = announcement_chain(WRITERS * k)
     rows = stored_rows(opening, records)
     ours = open_store(cluster.create_database())
+    # its pool made here, before the threads: eight threads using a new PostgresStore at
+    # once would each make a pool of their own (the last one kept, the others left open)
+    ours.query("SELECT 1")
     raw_url = cluster.create_database()
     open_store(raw_url).close()  # the same tables, for raw psycopg's rows
     es = es_postgres_app(cluster.create_database())
