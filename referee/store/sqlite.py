@@ -1,5 +1,7 @@
 """The event store in one SQLite file (WAL, synchronous=FULL), through sqlite-utils: the
-embedded default. One writing process at a time, by a lock file beside the database."""
+embedded default. One writing process at a time, by a lock file beside the database;
+every process with the store open holds another one shared, so that `referee restore`
+can tell the file is in use (and keep everyone out while it replaces it)."""
 
 import fcntl
 import os
@@ -12,10 +14,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import sqlite_utils
 
-from ..engine.errors import StoreFull, StoreUnavailable
+from ..engine.errors import Conflict, NotFound, StoreFull, StoreUnavailable
 from . import schema
 from .contract import BUSY_SECONDS, EventStore, busy, left, log, wall_clock
 
@@ -28,10 +31,20 @@ PROBE_BYTES = 64 << 10
 # truncates the WAL, which would otherwise keep the size of the largest write
 WAL_TRUNCATE_BYTES = 4 << 20
 TRUNCATE_WAIT = 0.2  # seconds
+# the lock files beside a database, and who holds each: a restore takes them all
+IN_USE = {
+    ".serve.lock": "a `referee serve`",
+    ".beat.lock": "a sweeper (`referee worker --beat` or `referee serve`)",
+    ".open.lock": "a process with the store open (`referee web`, `referee worker`)",
+    ".write.lock": "a process writing to it",
+}
 
 
 class SqliteStore(EventStore):
-    """The store in one SQLite file (or in memory, for a simulation in one thread)."""
+    """The store in one SQLite file (or in memory, for a simulation in one thread).
+
+    With `create` false, a file that is there only, opened as it is: no tables made, its
+    journal mode kept (a backup stays one file), no lock file held (a reader of a copy)."""
 
     def __init__(
         self,
@@ -39,17 +52,25 @@ class SqliteStore(EventStore):
         *,
         clock: Callable[[], str] = wall_clock,
         busy_seconds: float = BUSY_SECONDS,
+        create: bool = True,
     ) -> None:
         super().__init__(str(path), clock=clock, busy_seconds=busy_seconds)
         self.path = str(path)
+        self.create = create
         # a test's hook on the connection before each write transaction (a pragma that
         # fills the disk or makes the database read-only)
         self.beginning: Callable[[sqlite3.Connection], Any] | None = None
         self._local = os_thread_local()
         self._writer: tuple[int, sqlite3.Connection] | None = None
         self._writers = ProcessLock(None if self.path == ":memory:" else self.path + ".write.lock")
+        self._open: tuple[int, Any] | None = None
+        self._file = _file_identity(self.path)
+        if not create:
+            _check_existing(self.path)
+            return
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._open = (os.getpid(), _hold_open(self.path))
         # processes starting together on a new file take turns making the tables (SQLite
         # refuses one of two that do it at once, "database is locked")
         self._writers.acquire(time.monotonic() + SCHEMA_SECONDS)
@@ -84,6 +105,10 @@ class SqliteStore(EventStore):
         if self._writer is not None and self._writer[0] == os.getpid():
             self._writer[1].close()
         self._writer = None
+        # closed, not unlocked: a forked process that shares the lock still holds it
+        if self._open is not None and self._open[0] == os.getpid():
+            self._open[1].close()
+        self._open = None
 
     def _connect(self, *, any_thread: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(
@@ -92,9 +117,35 @@ class SqliteStore(EventStore):
             timeout=self.busy_seconds,
             check_same_thread=not any_thread,
         )
-        conn.execute("PRAGMA journal_mode=WAL")
+        if self.create:
+            conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         return conn
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection in one read transaction (WAL: writers go on meanwhile)."""
+        conn = _reader(self.path, self.busy_seconds)
+        try:
+            conn.execute("BEGIN")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the snapshot
+            yield conn
+        finally:
+            conn.close()
+
+    def file_copy(self, path: str | Path) -> bool:
+        """The whole file copied page by page into a new file at `path` (SQLite's online
+        backup, in one step: one read transaction, so one moment of the store, while
+        writers go on), left as one file with no WAL beside it."""
+        source = _reader(self.path, self.busy_seconds)
+        copy = sqlite3.connect(path, isolation_level=None)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+            source.close()
+        return True
 
     def _writing(self) -> sqlite3.Connection:
         """This process's one connection for writes, used only under the write lock, by
@@ -219,6 +270,181 @@ class SqliteStore(EventStore):
             log.warning("the WAL of %s was not truncated: %s", self.path, exc)
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
+
+
+def _reader(path: str, busy_seconds: float) -> sqlite3.Connection:
+    """A read-only connection to a file that must be there."""
+    if path == ":memory:":
+        raise NotFound("store/not_found", "a store in memory cannot be read from elsewhere", {})
+    conn = sqlite3.connect(
+        f"file:{quote(os.path.abspath(path))}?mode=ro",
+        uri=True,
+        isolation_level=None,
+        timeout=busy_seconds,
+        check_same_thread=False,
+    )
+    conn.execute("PRAGMA query_only = 1")
+    return conn
+
+
+def _check_existing(path: str) -> None:
+    """NotFound unless `path` is a file holding a store's log (nothing is made)."""
+    if path == ":memory:" or not os.path.isfile(path):
+        raise NotFound("store/not_found", f"no such store: {path}", {"db": path})
+    try:
+        conn = _reader(path, BUSY_SECONDS)
+        try:
+            found = conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'"
+            ).fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise NotFound(
+            "store/not_a_store", f"{path} is not a SQLite database ({exc})", {"db": path}
+        ) from None
+    if not found:
+        raise NotFound("store/not_a_store", f"{path} holds no referee store", {"db": path})
+
+
+def _hold_open(path: str) -> Any:
+    """`<database>.open.lock`, held shared for as long as the store is open here; refused
+    while `referee restore` replaces the file."""
+    lock = open(path + ".open.lock", "a+")  # noqa: SIM115 - held for the store's life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise StoreUnavailable(
+            None, f"{path} is being replaced by `referee restore`: start again once it is done", {}
+        ) from None
+    return lock
+
+
+@contextmanager
+def new_file(path: str | Path) -> Iterator[sqlite3.Connection]:
+    """A write transaction on a new file at `path` with the store's empty tables, committed
+    when the block ends (one file, no WAL beside it); on an error the file is removed."""
+    path = Path(path)
+    if path.exists():
+        raise Conflict("store/exists", f"{path} is there already", {"path": str(path)})
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA synchronous=FULL")
+        schema.create(sqlite_utils.Database(conn))
+        conn.execute("BEGIN IMMEDIATE")
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.close()
+        path.unlink(missing_ok=True)
+        raise
+    finally:
+        conn.close()
+
+
+@contextmanager
+def staging(target: str | Path, *, force: bool = False) -> Iterator[sqlite3.Connection]:
+    """A write transaction on a new file that takes the place of `target` when the block
+    ends without error (renamed over it); the target is left as it was otherwise.
+
+    Refused (store/in_use) while anyone holds a lock file beside it: a `referee serve`,
+    a sweeper, a process with the store open or writing; those locks are held until the
+    end, so nothing starts on it meanwhile. A target that holds games, or is not a store,
+    is refused (store/not_empty) unless `force`."""
+    path = Path(target).resolve()
+    if str(target) == ":memory:":
+        raise NotFound("store/not_found", "a store in memory cannot be restored into", {})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _kept_out(path):
+        _check_replaceable(path, force=force)
+        staged = path.with_name(f".{path.name}.restore-{os.getpid()}")
+        staged.unlink(missing_ok=True)
+        try:
+            with new_file(staged) as conn:
+                yield conn
+            _settle(path)
+            os.replace(staged, path)
+            _sync_folder(path.parent)
+        finally:
+            staged.unlink(missing_ok=True)
+            Path(f"{staged}-journal").unlink(missing_ok=True)
+
+
+@contextmanager
+def _kept_out(path: Path) -> Iterator[None]:
+    """Every lock file beside `path` held exclusively, or Conflict naming who holds one."""
+    held: list[Any] = []
+    try:
+        for suffix, holder in IN_USE.items():
+            lock = open(f"{path}{suffix}", "a+")  # noqa: SIM115 - closed below
+            held.append(lock)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise Conflict(
+                    "store/in_use",
+                    f"{path} is in use: {holder} holds {path.name}{suffix}; stop the service"
+                    " (and its workers) first",
+                    {"db": str(path), "lock": f"{path}{suffix}"},
+                ) from None
+        yield
+    finally:
+        for lock in held:
+            lock.close()
+
+
+def _check_replaceable(path: Path, *, force: bool) -> None:
+    """Conflict (store/not_empty) if `path` holds games or is not an empty store, unless
+    `force`."""
+    if force or not path.exists():
+        return
+    try:
+        conn = _reader(str(path), BUSY_SECONDS)
+        try:
+            games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        raise Conflict(
+            "store/not_empty",
+            f"{path} is there and is not a referee store: --force to replace it",
+            {"db": str(path)},
+        ) from None
+    if games:
+        raise Conflict(
+            "store/not_empty",
+            f"{path} holds {games} games: --force to replace it (make a backup of it first)",
+            {"db": str(path), "games": games},
+        )
+
+
+def _settle(path: Path) -> None:
+    """Fold the WAL of the file about to be replaced into it and let it go, so that no
+    WAL of the old file is found beside the new one."""
+    if not path.exists():
+        return
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.DatabaseError:
+        pass  # not a database (replaced by --force): it has no WAL
+    finally:
+        conn.close()  # the last connection removes the WAL and its index
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size:
+        raise Conflict("store/in_use", f"{path} is still written to: {wal} remains", {})
+    wal.unlink(missing_ok=True)
+    Path(f"{path}-shm").unlink(missing_ok=True)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename made durable."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def os_thread_local() -> threading.local:
