@@ -8,7 +8,7 @@ SERVING := $(VENV)/.serving
 STAMP   := $(VENV)/.installed
 PORT    ?=
 
-.PHONY: run test lint bench clean chromium fonts
+.PHONY: run test lint bench clean chromium fonts postgresql
 
 # the browser tests drive Debian's chromium (no browser can be downloaded here)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -34,12 +34,18 @@ lint: $(STAMP)
 # bytecode caches written even where the environment says not to (PYTHONDONTWRITEBYTECODE):
 # else every process the suite starts (xdist workers, servers, Celery workers, the CLI)
 # compiles the project and rewrites the tests' asserts from source again
-test: lint chromium fonts
+test: lint chromium fonts postgresql
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest
 
 chromium:
 	@command -v chromium >/dev/null || $(SUDO) apt-get install -y -q chromium \
 		|| ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium)
+
+# the PostgreSQL store's tests start their own server (tests/postgres.py) with Debian's
+# initdb and pg_ctl, which live in /usr/lib/postgresql/VERSION/bin, not on PATH
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || $(SUDO) apt-get install -y -q postgresql \
+		|| ($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q postgresql)
 
 # board PNGs draw their text with the machine's fonts
 fonts:

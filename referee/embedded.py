@@ -64,6 +64,17 @@ def _answers(socket: Path) -> bool:
         return False
 
 
+def working_folder(db: str) -> Path:
+    """Where this machine's processes keep their own files (the embedded Redis, the
+    beat's schedule, lock files): $REFEREE_VAR, else the SQLite file's folder, else var/
+    (a PostgreSQL store: each machine has its own)."""
+    if os.environ.get("REFEREE_VAR"):
+        return Path(os.environ["REFEREE_VAR"]).resolve()
+    if str(db).startswith(("postgresql://", "postgres://")):
+        return Path("var").resolve()
+    return Path(db).resolve().parent
+
+
 def served_children(
     *,
     db: str,
@@ -88,7 +99,7 @@ def served_children(
 
 def beat_command(db: str, loglevel: str) -> list[str]:
     """The beat: the sweeper's schedule (one per database: workers.worker locks it)."""
-    schedule = Path(db).resolve().parent / "celerybeat-schedule"
+    schedule = working_folder(db) / "celerybeat-schedule"
     celery = [sys.executable, "-m", "celery", "--quiet", "-A", "workers.worker", "beat"]
     return [*celery, "--loglevel", loglevel, "--schedule", str(schedule)]
 
@@ -140,7 +151,7 @@ def workers(
     sweeper of overdue rounds (unless beat=False); stopped on the way out. `app` is the
     module Celery loads (a test's own, built on workers.worker)."""
     environment = {**os.environ, "REDIS_URL": broker, "REFEREE_DB": db, **(env or {})}
-    schedule = Path(db).resolve().parent / "celerybeat-schedule"
+    schedule = working_folder(db) / "celerybeat-schedule"
     started = [
         subprocess.Popen(
             worker_command(

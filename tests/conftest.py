@@ -1,12 +1,16 @@
-"""Shared fixtures: a store on a real SQLite file, the real Flask app, and a game over HTTP;
-and how the suite runs on xdist workers (pyproject.toml runs it with -n auto)."""
+"""Shared fixtures: a store on a real SQLite file, a database on a real PostgreSQL server,
+the real Flask app, and a game over HTTP; and how the suite runs on xdist workers
+(pyproject.toml runs it with -n auto)."""
 
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from postgres import FAST, Cluster, ClusterError
+from stores import BACKENDS, store_target
 
 from referee.app import create_app
 from referee.store import open_store
@@ -101,16 +105,58 @@ def shared_fixture_group(item: pytest.Item) -> str | None:
     return f"{path}:{params}" if params else path
 
 
-@pytest.fixture
-def store(tmp_path):
-    """An EventStore on a fresh SQLite file."""
-    return open_store(tmp_path / "store.db")
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The store's contract on every backend: each store test (tests/store/) and each test
+    marked `both_stores` runs once on a SQLite file and once on a PostgreSQL server."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    marked = metafunc.definition.get_closest_marker("both_stores")
+    if marked or "tests/store/" in metafunc.definition.nodeid.replace("\\", "/"):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL server of this test process (one per xdist worker), with fsync off;
+    it fails, never skips, where PostgreSQL is not installed."""
+    try:
+        cluster = Cluster.start(FAST)
+    except ClusterError as error:
+        pytest.fail(str(error), pytrace=False)
+    yield cluster
+    cluster.stop()
 
 
 @pytest.fixture
-def app(tmp_path):
-    """The real app on a fresh SQLite file."""
-    return create_app({"REFEREE_DB": str(tmp_path / "referee.db"), "TESTING": True})
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """The URL of a fresh empty database on the session's PostgreSQL server, dropped after
+    the test (with the connections the test left open)."""
+    url = postgres_cluster.create_database()
+    yield url
+    postgres_cluster.drop_database(url)
+
+
+@pytest.fixture
+def backend(request) -> str:
+    """Which store a test runs on: SQLite unless the test runs on both (above)."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def store(backend, tmp_path, request):
+    """An EventStore on a fresh SQLite file, or a fresh PostgreSQL database."""
+    held = open_store(store_target(backend, tmp_path / "store.db", request))
+    yield held
+    held.close()
+
+
+@pytest.fixture
+def app(backend, tmp_path, request):
+    """The real app on a fresh SQLite file, or a fresh PostgreSQL database."""
+    target = store_target(backend, tmp_path / "referee.db", request)
+    made = create_app({"REFEREE_DB": target, "TESTING": True})
+    yield made
+    made.extensions["referee"].store.close()
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from celery.exceptions import SecurityWarning
 from celery.signals import after_setup_logger, beat_init, worker_process_init
 
 from referee.app import create_app
+from referee.store.postgres import PostgresStore
 from referee.supervisor import set_parent_death_signal
 
 from .celery_app import DEFAULT_BROKER
@@ -54,8 +55,13 @@ def die_with_worker(**_: Any) -> None:
 
 @beat_init.connect
 def one_beat_per_database(**_: Any) -> None:
-    """Hold `<database>.beat.lock` while sweeping: a second beat on the same database waits
-    here, a standby that takes over when the first one's process ends."""
+    """Hold `<database>.beat.lock` (on PostgreSQL, an advisory lock in a session of its
+    own) while sweeping: a second beat on the same database waits here, a standby that
+    takes over when the first one's process ends."""
+    store = flask_app.extensions["referee"].store
+    if isinstance(store, PostgresStore):
+        _one_beat_on_server(store)
+        return
     path = Path(flask_app.config["REFEREE_DB"]).resolve()
     lock = path.with_name(path.name + ".beat.lock").open("a+")
     try:
@@ -65,3 +71,14 @@ def one_beat_per_database(**_: Any) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         log.warning("the other beat stopped; this one sweeps %s now", path)
     _held.append(lock)
+
+
+def _one_beat_on_server(store: PostgresStore) -> None:
+    """The sweeper's advisory lock, held by a session that ends with this process (on
+    any machine): the server lets it go when the session ends, however it ends."""
+    held = store.hold_sweeper_lock(wait=False)
+    if held is None:
+        log.warning("another beat sweeps %s; this one waits until it stops", store.where)
+        held = store.hold_sweeper_lock(wait=True)
+        log.warning("the other beat stopped; this one sweeps %s now", store.where)
+    _held.append(held)

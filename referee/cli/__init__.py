@@ -26,6 +26,7 @@ from .. import games  # noqa: F401  (registers the rulesets)
 from ..engine import registry
 from ..engine.errors import RefereeError
 from ..server import Settings
+from ..store import is_postgres
 from .dispute import diff, dispute
 from .replay import replay
 from .store import backup, restore, store
@@ -61,7 +62,7 @@ def web_options(function):
                 "--db",
                 default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
                 show_default="var/referee.db or $REFEREE_DB",
-                help="SQLite file of the event store.",
+                help="The event store: a SQLite file, or a postgresql:// URL (several machines).",
             ),
             click.option(
                 "--processes",
@@ -133,9 +134,9 @@ def serve(
     logging.basicConfig(
         level=log_level.upper(), format="[%(asctime)s] [%(levelname)s] %(name)s: %(message)s"
     )
-    var_dir = Path(db).resolve().parent
+    var_dir = embedded.working_folder(db)
     var_dir.mkdir(parents=True, exist_ok=True)
-    _one_serve_per_database(db)
+    _one_serve_per_database(db, var_dir)
     open_store(db)  # the tables, made once before the processes that share them start
     redis_child = None
     if not redis_url:
@@ -177,10 +178,11 @@ def site_address(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
-def _one_serve_per_database(db: str) -> None:
-    """Hold `<database>.serve.lock` for as long as this process runs (the kernel lets go
+def _one_serve_per_database(db: str, var_dir: Path) -> None:
+    """Hold `<database>.serve.lock` (a PostgreSQL store: `serve.lock` in the working
+    folder, one serve per machine) for as long as this process runs (the kernel lets go
     when it ends, however it ends); refuse to start if another `referee serve` holds it."""
-    path = Path(db).resolve()
+    path = var_dir / "serve" if is_postgres(db) else Path(db).resolve()
     lock = path.with_name(path.name + ".serve.lock").open("a+")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -219,15 +221,15 @@ def web(
     "--db",
     default=lambda: os.environ.get("REFEREE_DB", "var/referee.db"),
     show_default="var/referee.db or $REFEREE_DB",
-    help="SQLite file of the event store (resolving rounds appends to it).",
+    help="The event store: a SQLite file or a postgresql:// URL (rounds append to it).",
 )
 @click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True)
 @click.option(
     "--queues",
     default="rounds,celery",
     show_default=True,
-    help="`rounds` (resolving rounds: needs the SQLite file, so the referee node only) "
-    "and `celery` (self-contained tasks: any machine).",
+    help="`rounds` (resolving rounds: needs the store, so the SQLite file's machine, or any "
+    "machine that reaches the PostgreSQL server) and `celery` (self-contained tasks: any machine).",
 )
 @click.option(
     "--beat/--no-beat",
@@ -240,9 +242,12 @@ def worker(redis_url: str, db: str, concurrency: int, queues: str, beat: bool) -
     os.environ["REDIS_URL"], os.environ["REFEREE_DB"] = redis_url, db
     from workers.worker import celery
 
+    from .. import embedded
+
     argv = ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency), "-Q", queues]
     if beat:
-        argv += ["--beat", "--schedule", str(Path(db).resolve().parent / "celerybeat-schedule")]
+        schedule = embedded.working_folder(db) / "celerybeat-schedule"
+        argv += ["--beat", "--schedule", str(schedule)]
     celery.worker_main(argv)
 
 

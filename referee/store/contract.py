@@ -201,6 +201,12 @@ class EventStore(ABC):
     def after_upload(self, moved: int) -> None:
         """Give back what keeping or evicting `moved` bytes of uploads left behind."""
 
+    def shared_secret(self, name: str) -> str | None:
+        """A secret every machine serving this store shares (the pages' session key),
+        made once; None when the store keeps none (a SQLite file: its machine keeps the
+        key in a file beside it)."""
+        return None
+
     def query_one(self, sql: str, args: tuple = ()) -> tuple | None:
         rows = self.query(sql, args)
         return rows[0] if rows else None

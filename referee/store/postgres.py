@@ -12,6 +12,7 @@ than deadlock."""
 
 import os
 import re
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -197,6 +198,16 @@ class PostgresStore(EventStore):
 
     def after_upload(self, moved: int) -> None:
         return None  # autovacuum gives the space of evicted uploads back
+
+    def shared_secret(self, name: str) -> str | None:
+        """Made by the first machine that asks, read by the others."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (name, secrets.token_hex(32)),
+            )
+            row = conn.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()
+        return str(row[0]) if row else None
 
     # --- the sweeper's lock --------------------------------------------------------
 

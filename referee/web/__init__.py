@@ -34,8 +34,10 @@ POLICY = "; ".join(
 def init_app(app: Flask) -> None:
     """Attach the pages, their session key and CSRF protection to the app."""
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ.get("REFEREE_SECRET_KEY") or secret.key_beside(
-            app.config["REFEREE_DB"]
+        app.config["SECRET_KEY"] = (
+            os.environ.get("REFEREE_SECRET_KEY")
+            or app.extensions["referee"].store.shared_secret("session")
+            or secret.key_beside(app.config["REFEREE_DB"])
         )
     # set, not defaulted: Flask's own defaults hold these keys already (SameSite unset)
     app.config["SESSION_COOKIE_SAMESITE"] = "Strict"

@@ -7,6 +7,8 @@ import pytest
 
 from replays.verify import verify_bytes
 
+pytestmark = pytest.mark.both_stores
+
 HORSES = ["red", "yellow", "green", "blue"]
 
 

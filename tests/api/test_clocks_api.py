@@ -4,9 +4,12 @@ sweeper, and timeouts that happen once."""
 
 import pytest
 from scheduling import T0, Clock
+from stores import store_target
 
 from referee.app import create_app
 from referee.service import NEAR_SECONDS
+
+pytestmark = pytest.mark.both_stores
 
 DAY = 86400
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -31,8 +34,9 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock):
-    app = create_app({"REFEREE_DB": str(tmp_path / "referee.db"), "TESTING": True})
+def app(tmp_path, clock, backend, request):
+    target = store_target(backend, tmp_path / "referee.db", request)
+    app = create_app({"REFEREE_DB": target, "TESTING": True})
     app.extensions["referee"].clock = clock
     app.extensions["referee"].scheduler = Recorder()
     return app
@@ -72,7 +76,7 @@ def test_a_bad_clock_is_a_400_naming_the_field_and_stores_nothing(client, refere
     answer = create(client, **clock)
     assert answer.status_code == 400
     assert field in str(answer.get_json()["error"]["details"])
-    assert referee.store.db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    assert referee.store.game_ids() == []
 
 
 def test_a_game_in_rounds_with_a_clock_is_a_400(client):

@@ -11,6 +11,8 @@ import pytest
 from referee.app import create_app
 from referee.engine.errors import Conflict
 
+pytestmark = pytest.mark.both_stores
+
 PLAYERS = [f"P{n}" for n in range(12)]
 SEATS_SENDING = 11  # one seat never sends, so the round stays open and every order legal
 WRITERS = 24
@@ -174,9 +176,9 @@ def test_a_retried_command_is_recorded_once_under_its_key(app, client, other_pro
     assert (again.status_code, again.get_json()) == (201, answer.get_json())
     store = app.extensions["referee"].store
     assert store.version(game_id) == version + 2
-    rows = store.db.execute(
+    rows = store.query_one(
         "SELECT COUNT(*) FROM idempotency WHERE game_id = ? AND key = 'once'", (game_id,)
-    ).fetchone()
+    )
     assert rows[0] == 1
 
 

@@ -10,9 +10,11 @@ import threading
 import pytest
 from receiver import Receiver
 from standardwebhooks.webhooks import Webhook
+from stores import store_target
 
 from referee.app import create_app
 
+pytestmark = pytest.mark.both_stores
 T0 = 1_800_000_000
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -190,15 +192,16 @@ def test_apprise_says_where_the_fork_is_when_the_host_named_its_address(
     assert f"The fork: https://referee.example/g/{ruled['fork_game_id']}" in message["message"]
 
 
-def test_a_seats_dispute_notices_never_hold_another_seats_secret(app, receiver):
+def test_a_seats_dispute_notices_never_hold_another_seats_secret(app, receiver, backend, request):
     """Royal Turf with hidden bets, played twice from one seed, seat 0 betting another
     chip, and a dispute whose amendment puts in seat 0's other chip: seat 1 is told the
     same in both games (the forks' ids aside)."""
     told = []
     for chip, other in ((0, 2), (2, 0)):
-        twin = create_app(
-            {"REFEREE_DB": str(app.config["REFEREE_DB"]) + f".{chip}", "TESTING": True}
+        target = store_target(
+            backend, str(app.config["REFEREE_DB"]) + f".{chip}", request, another=True
         )
+        twin = create_app({"REFEREE_DB": target, "TESTING": True})
         twin.extensions["referee"].clock = lambda: T0
         client = twin.test_client()
         game_id, auth = create(
@@ -217,11 +220,11 @@ def test_a_seats_dispute_notices_never_hold_another_seats_secret(app, receiver):
         ruled = open_and_rule(
             client, game_id, auth, {"kind": "replace", "seq": seq, "command": swapped}
         )
-        rows = twin.extensions["referee"].store.db.execute(
+        rows = twin.extensions["referee"].store.query(
             "SELECT notice FROM deliveries WHERE subscription_id = ? ORDER BY seq",
             (sub.get_json()["subscription_id"],),
         )
-        notices = [json.loads(r[0]) for r in rows.fetchall()]
+        notices = [json.loads(r[0]) for r in rows]
         text = json.dumps(notices).replace(game_id, "GAME").replace(ruled["fork_game_id"], "FORK")
         told.append(json.loads(text))
     assert told[0] == told[1]

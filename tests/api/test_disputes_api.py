@@ -16,6 +16,8 @@ from referee.store import LogicalClock, open_store
 from replays.log import dumps, parse
 from replays.verify import verify_bytes, verify_events
 
+pytestmark = pytest.mark.both_stores
+
 NDJSON = "application/x-ndjson"
 CONTENT = ("seq", "type", "actor", "visibility", "payload", "command", "salt", "state_hash")
 

@@ -13,9 +13,12 @@ import pytest
 from aiosmtpd.controller import Controller
 from receiver import Receiver
 from standardwebhooks.webhooks import Webhook
+from stores import store_target
 
 from referee.app import create_app
 from referee.notify import BACKOFF, GIVE_UP_AFTER
+
+pytestmark = pytest.mark.both_stores
 
 T0 = 1_800_000_000
 HOUR = 3600
@@ -273,14 +276,17 @@ def test_reminders_come_before_a_deadline_and_not_after_the_seat_moved(
     assert send_due(referee, T0 + 23 * HOUR) == ["dropped"]
 
 
-def test_a_seats_notices_never_hold_another_seats_secret(client, referee, app, receiver, clock):
+def test_a_seats_notices_never_hold_another_seats_secret(
+    client, referee, app, receiver, clock, backend, request
+):
     """Royal Turf with hidden bets, played twice from one seed, seat 0 betting another
     chip: every notice seat 1's subscription records is the same in both games."""
     told = []
     for chip in (0, 2):
-        twin = create_app(
-            {"REFEREE_DB": str(app.config["REFEREE_DB"]) + f".{chip}", "TESTING": True}
+        target = store_target(
+            backend, str(app.config["REFEREE_DB"]) + f".{chip}", request, another=True
         )
+        twin = create_app({"REFEREE_DB": target, "TESTING": True})
         twin.extensions["referee"].clock = lambda: T0
         twin_client = twin.test_client()
         game_id, auth = create(
@@ -293,12 +299,8 @@ def test_a_seats_notices_never_hold_another_seats_secret(client, referee, app, r
         twin_client.post(f"/games/{game_id}/commands", json=bet, headers=auth[seat])
         for _ in range(2):  # seats 1 and 2 bet as they would in either game
             assert play_first(twin_client, game_id, auth) != seat
-        rows = (
-            twin.extensions["referee"]
-            .store.db.execute(
-                "SELECT notice FROM deliveries WHERE subscription_id = ?", (sub["subscription_id"],)
-            )
-            .fetchall()
+        rows = twin.extensions["referee"].store.query(
+            "SELECT notice FROM deliveries WHERE subscription_id = ?", (sub["subscription_id"],)
         )
         told.append([{**json.loads(r[0]), "game_id": None} for r in rows])
     assert told[0] == told[1] and len(told[0]) >= 1

@@ -5,9 +5,12 @@ import threading
 import pytest
 import sealed_toy
 from scheduling import T0, Clock, Recorder
+from stores import store_target
 
 from referee.app import create_app
 from referee.engine import registry
+
+pytestmark = pytest.mark.both_stores
 
 
 @pytest.fixture(autouse=True)
@@ -21,8 +24,9 @@ def clock():
 
 
 @pytest.fixture
-def app(tmp_path, clock):
-    app = create_app({"REFEREE_DB": str(tmp_path / "referee.db"), "TESTING": True})
+def app(tmp_path, clock, backend, request):
+    target = store_target(backend, tmp_path / "referee.db", request)
+    app = create_app({"REFEREE_DB": target, "TESTING": True})
     app.extensions["referee"].clock = clock
     app.extensions["referee"].scheduler = Recorder()
     return app

@@ -3,6 +3,8 @@ times never go backwards within a game, so the genuine log verifies."""
 
 from datetime import UTC, datetime, timedelta
 
+from stores import store_target
+
 from referee.engine import game
 from referee.service import Referee
 from referee.store import open_store, stamp
@@ -33,9 +35,11 @@ def play(referee: Referee, game_id: str, moves: int) -> None:
         referee.command(game_id, seat, game.legal(state, seat)[0], expected_version=state["seq"])
 
 
-def test_a_clock_set_back_mid_game_stamps_no_earlier_time_and_the_log_verifies(tmp_path):
+def test_a_clock_set_back_mid_game_stamps_no_earlier_time_and_the_log_verifies(
+    tmp_path, backend, request
+):
     clock = SteppedClock()
-    store = open_store(tmp_path / "store.db", clock=clock)
+    store = open_store(store_target(backend, tmp_path / "store.db", request), clock=clock)
     referee = Referee(store)
     game_id = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"]
     play(referee, game_id, 3)
@@ -51,9 +55,9 @@ def test_a_clock_set_back_mid_game_stamps_no_earlier_time_and_the_log_verifies(t
     assert report.valid, (report.code, report.reason)
 
 
-def test_a_clock_set_back_in_one_game_leaves_another_games_times_alone(tmp_path):
+def test_a_clock_set_back_in_one_game_leaves_another_games_times_alone(tmp_path, backend, request):
     clock = SteppedClock()
-    store = open_store(tmp_path / "store.db", clock=clock)
+    store = open_store(store_target(backend, tmp_path / "store.db", request), clock=clock)
     referee = Referee(store)
     first = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"]
     clock.step_back()

@@ -24,15 +24,19 @@ def first_move(referee: Referee, game_id: str):
     return state["seq"], game.execute(state, seat, game.legal(state, seat)[0], SEED)
 
 
-@pytest.fixture
-def games(tmp_path):
-    store = open_store(tmp_path / "store.db")
+def made(store):
+    """Three galloping-horse games in `store`: (store, referee, their ids)."""
     referee = Referee(store)
     ids = [
         referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"]
         for _ in range(3)
     ]
     return store, referee, ids
+
+
+@pytest.fixture
+def games(store):
+    return made(store)
 
 
 def test_appends_queued_together_commit_once_and_fail_alone(games):
@@ -100,8 +104,8 @@ def test_a_failed_commit_fails_every_append_of_its_batch_and_writes_nothing(game
     assert store.append(one, moves[one][0], moves[one][1])[0]["seq"] == moves[one][0] + 1
 
 
-def test_one_writing_process_at_a_time_and_a_bounded_wait_for_the_other(games):
-    store, referee, (game_id, _, _) = games
+def test_one_writing_process_at_a_time_and_a_bounded_wait_for_the_other(sqlite_store):
+    store, referee, (game_id, _, _) = made(sqlite_store)
     expected, records = first_move(referee, game_id)
     other = open_store(store.path, busy_seconds=BUSY)  # its own lock file, as a process has
     store._writers.acquire(1.0)

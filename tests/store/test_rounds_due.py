@@ -39,7 +39,7 @@ def moderate(referee, game_id, kind, **fields):
 
 
 def armed(store, game_id):
-    return store.db.execute("SELECT armed FROM rounds_due WHERE game_id = ?", (game_id,)).fetchone()
+    return store.query_one("SELECT armed FROM rounds_due WHERE game_id = ?", (game_id,))
 
 
 def test_a_far_deadline_is_armed_by_the_sweeper_once_and_only_within_the_horizon(referee, store):
@@ -132,7 +132,8 @@ def test_a_file_made_before_rounds_were_armed_gains_the_column_and_keeps_working
     assert columns(path)[-1] == "armed" and armed(store, game_id) == (1,)
 
 
-def test_adding_a_column_twice_adds_it_once(store):
+def test_adding_a_column_twice_adds_it_once(sqlite_store):
+    store = sqlite_store
     add_column(store.db, "rounds_due", "armed INTEGER NOT NULL DEFAULT 0")
     assert list(store.db["rounds_due"].columns_dict).count("armed") == 1
 

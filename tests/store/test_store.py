@@ -5,6 +5,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from stores import plain_connection, reopen
 
 from referee import games  # noqa: F401  (registers the rulesets)
 from referee.engine import game
@@ -12,8 +13,7 @@ from referee.engine.canonical import canonical, digest
 from referee.engine.chain import GENESIS, event_hash
 from referee.engine.errors import Conflict, NotFound
 from referee.service import Referee
-from referee.store import IdempotentReplay, LogicalClock, open_store, token_hash
-from referee.store import COLUMNS
+from referee.store import COLUMNS, IdempotentReplay, LogicalClock, open_store, token_hash
 
 PLAYERS = ["Ada", "Bo", "Cy", "Di"]
 SEED = "store-seed"
@@ -77,17 +77,35 @@ def file_bytes(path: Path) -> bytes:
 )
 def test_events_refuse_update_and_delete_on_any_connection(store, created, statement, refused):
     before = store.events(created["game_id"])
-    own = store.db.conn
-    # the triggers live in the file: a plain connection (autocommit, holding no lock) is refused
-    other = sqlite3.connect(store.path, isolation_level=None)
-    for conn in (own, other):
-        with pytest.raises(sqlite3.IntegrityError, match=refused):
+    with pytest.raises(Exception, match=refused):  # the store's own write transaction
+        with store.transaction() as conn:
             conn.execute(statement)
+    # the triggers live in the database: a plain connection (autocommit, holding no lock)
+    # is refused too, whatever the driver's error class
+    other = plain_connection(store)
+    with pytest.raises(Exception, match=refused):
+        other.execute(statement)
     other.close()
     assert store.events(created["game_id"]) == before
 
 
-def test_insert_or_replace_cannot_rewrite_an_event(store, created):
+def test_truncate_is_refused_on_the_server(postgres_url):
+    """PostgreSQL's TRUNCATE skips row triggers: a statement trigger refuses it (SQLite
+    has no TRUNCATE; its DELETE without WHERE is refused above)."""
+    store = open_store(postgres_url)
+    game_id = Referee(store).create_game("galloping-horse", PLAYERS, {}, SEED)["game_id"]
+    before = store.events(game_id)
+    other = plain_connection(store)
+    with pytest.raises(Exception, match="TRUNCATE refused"):
+        other.execute("TRUNCATE events")
+    other.close()
+    assert store.events(game_id) == before and before
+    store.close()
+
+
+def test_insert_or_replace_cannot_rewrite_an_event(sqlite_store):
+    store = sqlite_store
+    created = Referee(store).create_game("galloping-horse", PLAYERS, {}, SEED)
     game_id = created["game_id"]
     before = store.events(game_id)
     # a plain connection has recursive_triggers off, so DELETE triggers skip replaced rows
@@ -184,7 +202,7 @@ def test_racing_stores_on_one_file_one_wins(tmp_path, referee, created, store):
     """Writers with their own EventStore (as separate workers would have) race the same way."""
     game_id = created["game_id"]
     version = store.version(game_id)
-    stores = [open_store(store.path) for _ in range(4)]
+    stores = [reopen(store) for _ in range(4)]
     start = threading.Barrier(len(stores))
     outcomes: list[str] = []
 
@@ -289,7 +307,8 @@ def test_concurrent_resends_with_one_key_all_get_the_one_response(store, referee
 # --- durability settings ---------------------------------------------------------------
 
 
-def test_connections_use_wal_and_full_sync(store):
+def test_connections_use_wal_and_full_sync(sqlite_store):
+    store = sqlite_store
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2
     seen = []
@@ -329,10 +348,11 @@ def test_a_genuine_snapshot_gives_the_folded_state(store, snapshotted):
 
 def tamper(store, game_id, state, state_hash):
     seq = store.latest_snapshot(game_id)[0]
-    store.db.execute(
-        "UPDATE snapshots SET state = ?, state_hash = ? WHERE game_id = ? AND seq = ?",
-        (state, state_hash, game_id, seq),
-    )
+    with store.transaction() as conn:
+        conn.execute(
+            "UPDATE snapshots SET state = ?, state_hash = ? WHERE game_id = ? AND seq = ?",
+            (state, state_hash, game_id, seq),
+        )
 
 
 def forged_state(store, game_id):
@@ -410,28 +430,37 @@ def test_same_seed_and_commands_on_a_logical_clock_give_identical_logs(tmp_path)
     assert [e["recorded_at"] for e in logs[0]] == sorted(e["recorded_at"] for e in logs[0])
 
 
-def make_tables(path: str, told) -> None:
+def make_tables(target: str, told) -> None:
     try:
-        open_store(path)
+        open_store(target).close()
         told.put("made")
     except Exception as exc:  # noqa: BLE001 - what the parent is told
         told.put(f"{type(exc).__name__}: {exc}")
 
 
-def test_processes_starting_together_on_a_new_file_all_get_their_tables(tmp_path):
+def test_processes_starting_together_on_a_new_store_all_get_their_tables(
+    tmp_path, backend, request
+):
     """Several processes (web, worker, beat) starting at once on a file that does not
-    exist yet each open the store: none is refused 'database is locked'."""
+    exist yet, or an empty PostgreSQL database, each open the store: none is refused
+    ('database is locked', a table made twice)."""
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
-    for attempt in range(12):
-        path = str(tmp_path / f"new-{attempt}.db")
+    for attempt in range(12 if backend == "sqlite" else 3):
+        if backend == "postgresql":
+            request.getfixturevalue("postgres_cluster")
+            target = request.getfixturevalue("postgres_cluster").create_database()
+        else:
+            target = str(tmp_path / f"new-{attempt}.db")
         told = context.Queue()
-        started = [context.Process(target=make_tables, args=(path, told)) for _ in range(3)]
+        started = [context.Process(target=make_tables, args=(target, told)) for _ in range(3)]
         for process in started:
             process.start()
         said = [told.get(timeout=120) for _ in started]
         for process in started:
             process.join()
         assert said == ["made"] * 3, said
-        assert {"games", "events", "rounds_due"} <= set(open_store(path).db.table_names())
+        made = open_store(target)
+        assert made.game_ids() == [] and made.query("SELECT count(*) FROM rounds_due") == [(0,)]
+        made.close()

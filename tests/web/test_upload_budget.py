@@ -9,6 +9,9 @@ import os
 import re
 import sqlite3
 
+import pytest
+from stores import store_target
+
 from referee.app import create_app
 from referee.store import UPLOAD_ROW_BYTES, open_store
 
@@ -16,8 +19,9 @@ SIZE = 10_000  # bytes of each upload
 COST = SIZE + UPLOAD_ROW_BYTES  # what each counts against a budget
 
 
-def app_with(tmp_path, **config):
-    return create_app({"REFEREE_DB": str(tmp_path / "referee.db"), "TESTING": True, **config})
+def app_with(tmp_path, backend="sqlite", request=None, **config):
+    target = store_target(backend, tmp_path / "referee.db", request)
+    return create_app({"REFEREE_DB": target, "TESTING": True, **config})
 
 
 def a_log(number: int, size: int = SIZE) -> bytes:
@@ -40,8 +44,10 @@ def upload(client, data: bytes, address: str):
 
 def kept(app) -> list[tuple[str, int, str]]:
     """(client, bytes, first line) of every upload kept, oldest first."""
-    rows = app.extensions["referee"].store.db.execute(
-        "SELECT client, bytes, substr(log, 1, 40) FROM uploads ORDER BY uploaded_at, rowid"
+    store = app.extensions["referee"].store
+    rows = store.query(
+        "SELECT client, bytes, substr(log, 1, 40) FROM uploads"
+        f" ORDER BY uploaded_at, {store.INSERTION_ORDER}"
     )
     return [(row[0], row[1], bytes(row[2]).split(b"}")[0].decode() + "}") for row in rows]
 
@@ -55,8 +61,13 @@ def numbers(app, client: str | None = None) -> list[int]:
     ]
 
 
-def test_a_clients_uploads_stay_within_its_budget_the_oldest_evicted_first(tmp_path):
-    app = app_with(tmp_path, UPLOAD_CLIENT_BYTES=3 * COST, UPLOAD_TOTAL_BYTES=100 * COST)
+@pytest.mark.both_stores
+def test_a_clients_uploads_stay_within_its_budget_the_oldest_evicted_first(
+    tmp_path, backend, request
+):
+    app = app_with(
+        tmp_path, backend, request, UPLOAD_CLIENT_BYTES=3 * COST, UPLOAD_TOTAL_BYTES=100 * COST
+    )
     client = app.test_client()
     for number in range(12):
         assert upload(client, a_log(number), "10.0.0.1").status_code == 303
@@ -86,8 +97,13 @@ def test_everyones_uploads_stay_within_the_total_budget_the_oldest_evicted_first
     assert os.path.getsize(tmp_path / "referee.db") <= stored + 5 * COST
 
 
-def test_a_log_larger_than_a_client_may_keep_is_413_and_nothing_is_stored(tmp_path):
-    app = app_with(tmp_path, UPLOAD_CLIENT_BYTES=3 * COST, UPLOAD_TOTAL_BYTES=100 * COST)
+@pytest.mark.both_stores
+def test_a_log_larger_than_a_client_may_keep_is_413_and_nothing_is_stored(
+    tmp_path, backend, request
+):
+    app = app_with(
+        tmp_path, backend, request, UPLOAD_CLIENT_BYTES=3 * COST, UPLOAD_TOTAL_BYTES=100 * COST
+    )
     client = app.test_client()
     assert upload(client, a_log(1), "10.0.0.1").status_code == 303
     before = kept(app)

@@ -142,3 +142,9 @@ CREATE TABLE forks (
     forked_from text NOT NULL,
     at bigint NOT NULL
 );
+
+-- secrets every machine serving the store shares (the pages' session key): never in a log
+CREATE TABLE secrets (
+    name text PRIMARY KEY,
+    value text NOT NULL
+);
