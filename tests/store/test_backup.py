@@ -13,6 +13,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from click.testing import CliRunner
+from stores import store_target
 from whole_store import PLAYERS, contents, fill
 
 from referee.bots import choose
@@ -108,11 +109,10 @@ class Writer(threading.Thread):
         assert self.error is None, self.error
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_a_backup_taken_while_commands_go_on_restores_all_acknowledged_before_it(
-    backend, postgres_cluster, tmp_path
+    backend, tmp_path, request
 ):
-    live = tmp_path / "live.db" if backend == "sqlite" else postgres_cluster.create_database()
+    live = store_target(backend, tmp_path / "live.db", request)
     store = open_store(live)
     fill(store)
     writer = Writer(store)
@@ -125,7 +125,8 @@ def test_a_backup_taken_while_commands_go_on_restores_all_acknowledged_before_it
         writer.stop()
     assert f"into {tmp_path / 'taken.db'}" in said
     # restored into the other backend: every command acknowledged before is there
-    target = postgres_cluster.create_database() if backend == "sqlite" else tmp_path / "new.db"
+    other = "postgresql" if backend == "sqlite" else "sqlite"
+    target = store_target(other, tmp_path / "new.db", request, another=True)
     restored = ok("restore", tmp_path / "taken.db", "--db", target)
     manifest = read_manifest(tmp_path / "taken.db")
     assert f"restored {len(manifest.games)} games ({manifest.events:,} events)" in restored

@@ -7,6 +7,7 @@ import sqlite3
 import psycopg
 import pytest
 from click.testing import CliRunner
+from stores import store_target
 from whole_store import PLAYERS, contents, fill
 
 from referee.cli import main
@@ -60,25 +61,19 @@ def test_a_copy_to_postgresql_and_back_holds_every_row_of_every_table(
             assert copy.log_lines(game_id) == open_store(source).log_lines(game_id)
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_a_copy_within_one_backend_holds_every_row(
-    backend, source, whole, postgres_cluster, tmp_path
-):
-    if backend == "sqlite":
-        first, second = tmp_path / "first.db", tmp_path / "second.db"
-    else:
-        first, second = postgres_cluster.create_database(), postgres_cluster.create_database()
+def test_a_copy_within_one_backend_holds_every_row(backend, source, whole, tmp_path, request):
+    first = store_target(backend, tmp_path / "first.db", request)
+    second = store_target(backend, tmp_path / "second.db", request, another=True)
     assert run("store", "copy", source, first).exit_code == 0
     copied = run("store", "copy", first, second)
     assert copied.exit_code == 0, copied.output
     assert contents(open_store(second)) == whole
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_a_destination_that_holds_a_game_is_refused_and_nothing_is_written(
-    backend, source, postgres_url, tmp_path
+    backend, source, tmp_path, request
 ):
-    target = tmp_path / "held.db" if backend == "sqlite" else postgres_url
+    target = store_target(backend, tmp_path / "held.db", request)
     before = contents(other_store(target))
     refused = run("store", "copy", source, target)
     assert refused.exit_code == 1
@@ -97,11 +92,10 @@ def test_a_game_there_with_another_log_is_named_and_nothing_is_written(source, p
     assert contents(store) == before
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_a_copy_that_stopped_goes_on_with_merge_and_ends_identical(
-    backend, source, whole, postgres_url, tmp_path
+    backend, source, whole, tmp_path, request
 ):
-    target = tmp_path / "target.db" if backend == "sqlite" else postgres_url
+    target = store_target(backend, tmp_path / "target.db", request)
     destination = open_store(target)
     commits = []
 

@@ -60,8 +60,11 @@ GAME_TABLES: dict[str, tuple[tuple[str, ...], str]] = {
 # logs visitors uploaded to the replay page: no game's (PostgreSQL's has `n` too)
 UPLOADS = ("digest", "uploaded_at", "client", "bytes", "log")
 # what a store keeps and a copy leaves out: always empty (a probe takes back what it
-# writes in its own transaction), and PostgreSQL's record of its migrations
-NOT_COPIED = ("disk_probe", "schema_version")
+# writes in its own transaction); PostgreSQL's record of its migrations; and the pages'
+# session key its machines share, which the copy's first machine makes anew where none
+# is kept (a SQLite file keeps none: its machine holds it in a file beside it), so that
+# no backup holds it and page sessions start again after a move
+NOT_COPIED = ("disk_probe", "schema_version", "secrets")
 # every game's number of events and last hash, in the order the games were stored
 TAILS = """
 SELECT g.game_id, coalesce(t.events, 0), e.hash FROM games g
