@@ -251,7 +251,7 @@ def pg_sql(sql: str) -> str:
 def migrate(url: str) -> int:
     """Apply the migrations a database lacks, each once, under an advisory lock (stores
     that open together take turns); the schema version after."""
-    with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+    with _session(url) as conn, conn.transaction():
         return _migrate(conn)
 
 
@@ -273,12 +273,14 @@ def _migrate(conn: psycopg.Connection) -> int:
 
 
 def _session(url: str) -> psycopg.Connection:
-    """A connection of its own (autocommit), or NotFound naming the server's refusal."""
+    """A connection of its own (autocommit), or StoreUnavailable saying why none came (no
+    such database, a server that does not answer, a password refused)."""
     try:
         return psycopg.connect(url, autocommit=True)
     except psycopg.OperationalError as exc:
-        raise NotFound(
-            "store/not_found", f"cannot open {shown_url(url)}: {exc}", {"db": shown_url(url)}
+        said = str(exc).strip().replace("\n", " ")
+        raise StoreUnavailable(
+            None, f"cannot connect to {shown_url(url)}: {said}", {"db": shown_url(url)}
         ) from None
 
 
