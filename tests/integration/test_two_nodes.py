@@ -46,6 +46,7 @@ class Node:
         self.where, self.port = where, free_port()
         self.output = (where / "serve.log").open("ab")
         env = {**os.environ, "REFEREE_SWEEP_SECONDS": "1", "REFEREE_VAR": str(where / "var")}
+        env["REFEREE_STREAM_WAKE"] = "3600"  # a stream hears only news, never looks by itself
         env.pop("REFEREE_DB", None)
         command = [str(REFEREE), "serve", "--port", str(self.port), "--db", db]
         self.process = subprocess.Popen(
