@@ -81,6 +81,6 @@ def staging(target: str | Path, *, force: bool = False) -> AbstractContextManage
         from .postgres import staging as staging_database
 
         return staging_database(str(target), force=force)
-    from .sqlite import staging as staging_file
+    from .sqlite_files import staging as staging_file
 
     return staging_file(target, force=force)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ...engine.errors import BadRequest, Conflict, NotFound
 from ..contract import EventStore, wall_clock
-from ..sqlite import SqliteStore, new_file
+from ..sqlite import SqliteStore
+from ..sqlite_files import new_file
 from .copy import copy_into
 from .logs import Step, Verified, unexpected, verify_logs
 from .tables import Tail, game_tails, through
