@@ -20,7 +20,7 @@ import sqlite_utils
 from ..engine.errors import StoreFull, StoreUnavailable
 from . import schema
 from .contract import BUSY_SECONDS, EventStore, busy, left, log, wall_clock
-from .sqlite_files import check_existing, reader
+from .sqlite_files import check_existing, make_private, reader
 
 DEFAULT_PATH = "var/referee.db"
 SCHEMA_SECONDS = 60.0  # how long a store that starts waits for another making its tables
@@ -129,7 +129,8 @@ class SqliteStore(EventStore):
     def file_copy(self, path: str | Path) -> bool:
         """The whole file copied page by page into a new file at `path` (SQLite's online
         backup, in one step: one read transaction, so one moment of the store, while
-        writers go on), left as one file with no WAL beside it."""
+        writers go on), left as one file with no WAL beside it, readable by its owner only."""
+        make_private(Path(path))
         source = reader(self.path, self.busy_seconds)
         copy = sqlite3.connect(path, isolation_level=None)
         try:

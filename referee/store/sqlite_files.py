@@ -61,12 +61,12 @@ def check_existing(path: str) -> None:
 
 
 @contextmanager
-def new_file(path: str | Path) -> Iterator[sqlite3.Connection]:
+def new_file(path: str | Path, *, mode: int = 0o600) -> Iterator[sqlite3.Connection]:
     """A write transaction on a new file at `path` with the store's empty tables, committed
-    when the block ends (one file, no WAL beside it); on an error the file is removed."""
+    when the block ends (one file, no WAL beside it); on an error the file is removed.
+    Readable by its owner only, unless `mode` says otherwise: it holds the games' seeds."""
     path = Path(path)
-    if path.exists():
-        raise Conflict("store/exists", f"{path} is there already", {"path": str(path)})
+    make_private(path, mode=mode)
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         conn.execute("PRAGMA synchronous=FULL")
@@ -80,6 +80,15 @@ def new_file(path: str | Path) -> Iterator[sqlite3.Connection]:
         raise
     finally:
         conn.close()
+
+
+def make_private(path: Path, *, mode: int = 0o600) -> None:
+    """A new empty file at `path` with `mode` (SQLite takes an empty file for an empty
+    database); Conflict if there is one already."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode))
+    except FileExistsError:
+        raise Conflict("store/exists", f"{path} is there already", {"path": str(path)}) from None
 
 
 @contextmanager
@@ -103,6 +112,7 @@ def staging(target: str | Path, *, force: bool = False) -> Iterator[sqlite3.Conn
             with new_file(staged) as conn:
                 yield conn
             _settle(path)
+            _same_owner(staged, path)
             os.replace(staged, path)
             _sync_folder(path.parent)
         finally:
@@ -175,6 +185,17 @@ def _settle(path: Path) -> None:
         raise Conflict("store/in_use", f"{path} is still written to: {wal} remains", {})
     wal.unlink(missing_ok=True)
     Path(f"{path}-shm").unlink(missing_ok=True)
+
+
+def _same_owner(staged: Path, path: Path) -> None:
+    """The restored file gets the owner and mode of the file it replaces (a restore run
+    as root leaves the service's user able to open it)."""
+    if not path.exists():
+        return
+    held = path.stat()
+    os.chmod(staged, held.st_mode & 0o777)
+    if os.geteuid() == 0:
+        os.chown(staged, held.st_uid, held.st_gid)
 
 
 def _sync_folder(folder: Path) -> None:

@@ -124,6 +124,7 @@ def test_a_backup_taken_while_commands_go_on_restores_all_acknowledged_before_it
     finally:
         writer.stop()
     assert f"into {tmp_path / 'taken.db'}" in said
+    assert (tmp_path / "taken.db").stat().st_mode & 0o777 == 0o600
     # restored into the other backend: every command acknowledged before is there
     other = "postgresql" if backend == "sqlite" else "sqlite"
     target = store_target(other, tmp_path / "new.db", request, another=True)
@@ -158,6 +159,7 @@ def test_a_backup_into_a_folder_is_named_by_its_time_and_never_replaces_a_file(s
     said = ok("backup", tmp_path, "--db", source)
     [taken] = tmp_path.glob("referee-*.db")
     assert f"into {taken}" in said
+    assert taken.stat().st_mode & 0o777 == 0o600  # it holds every game's secret seed
     refused = run("backup", taken, "--db", source)
     assert refused.exit_code == 1 and "backup/exists" in refused.output
 
@@ -275,11 +277,13 @@ def test_restore_replaces_a_sqlite_store_holding_games_only_with_force(source, b
     held = open_store(target)
     fill(held, tag="held")
     held.close()
+    target.chmod(0o640)
     before = file_digest(target)
     refused = run("restore", backup, "--db", target)
     assert refused.exit_code == 1 and "store/not_empty" in refused.output
     assert file_digest(target) == before
     ok("restore", backup, "--db", target, "--force")
+    assert target.stat().st_mode & 0o777 == 0o640  # as the file it replaced
     assert contents(open_store(target)) == contents(open_store(source, create=False))
     assert not Path(f"{target}-wal").exists() or not Path(f"{target}-wal").stat().st_size
 
@@ -288,3 +292,20 @@ def test_a_store_being_restored_cannot_be_opened(tmp_path):
     target = tmp_path / "restoring.db"
     with staging(target), pytest.raises(StoreUnavailable, match="referee restore"):
         open_store(target)
+
+
+def test_a_snapshot_sees_the_store_as_it_was_when_it_began(store):
+    referee = Referee(store, clock=lambda: BOT_EPOCH)
+    referee.create_game("galloping-horse", PLAYERS, {}, "seen", game_id="seen")
+    before = store.log_lines("seen")
+    with store.snapshot() as conn:
+        first = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        actor, command = choose(referee.state("seen"), Rng("seen"), 0)
+        referee.command("seen", actor, command)
+        referee.create_game("galloping-horse", PLAYERS, {}, "later", game_id="later")
+        assert conn.execute("SELECT count(*) FROM events").fetchone()[0] == first
+        seen = conn.execute("SELECT event FROM events WHERE game_id = 'seen' ORDER BY seq")
+        assert b"".join(row[0].encode() + b"\n" for row in seen.fetchall()) == before
+        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+    with store.snapshot() as conn:
+        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == 2
