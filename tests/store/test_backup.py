@@ -146,8 +146,10 @@ def test_a_backup_restores_into_either_backend_with_every_row(
     whole = contents(open_store(source, create=False))
     ok("restore", backup, "--db", postgres_url)
     ok("restore", backup, "--db", tmp_path / "restored.db")
+    ok("store", "copy", backup, tmp_path / "copied.db")  # a backup is a store
     assert contents(open_store(postgres_url)) == whole
     assert contents(open_store(tmp_path / "restored.db")) == whole
+    assert contents(open_store(tmp_path / "copied.db")) == whole
 
 
 def test_check_verifies_a_backup_against_its_manifest(backup):
