@@ -1,4 +1,5 @@
-"""The `referee` command: serve, worker, bot-play; `replay` and its subcommands in .replay."""
+"""The `referee` command: serve, worker, bot-play; `replay` and its subcommands in .replay;
+`store copy`, `backup` and `restore` in .store."""
 
 import sys
 
@@ -28,6 +29,7 @@ from ..server import Settings
 from ..store import is_postgres
 from .dispute import diff, dispute
 from .replay import replay
+from .store import backup, restore, store
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
 LOG_LEVELS = ["debug", "info", "warning", "error"]
@@ -312,3 +314,6 @@ def _json_or_exit(text: str, option: str) -> dict:
 replay.add_command(diff)
 main.add_command(replay)
 main.add_command(dispute)
+main.add_command(store)
+main.add_command(backup)
+main.add_command(restore)

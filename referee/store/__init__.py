@@ -2,6 +2,7 @@
 the embedded default (sqlite.py), or a PostgreSQL server shared by several machines
 (postgres.py). `open_store` picks the backend from what the operator names."""
 
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ from .contract import (
     BUSY_SECONDS,
     COLUMNS,
     UPLOAD_ROW_BYTES,
+    Conn,
     Event,
     EventStore,
     IdempotentReplay,
@@ -27,6 +29,7 @@ __all__ = [
     "BUSY_SECONDS",
     "COLUMNS",
     "DEFAULT_PATH",
+    "Conn",
     "UPLOAD_ROW_BYTES",
     "Event",
     "EventStore",
@@ -37,7 +40,9 @@ __all__ = [
     "event_row",
     "is_postgres",
     "open_store",
+    "shown",
     "stamp",
+    "staging",
     "token_hash",
     "wall_clock",
 ]
@@ -48,11 +53,34 @@ def is_postgres(target: str | Path) -> bool:
     return str(target).startswith(POSTGRES_SCHEMES)
 
 
+def shown(target: str | Path) -> str:
+    """`--db` as output may show it: a URL without its password."""
+    if is_postgres(target):
+        from .postgres import shown_url
+
+        return shown_url(str(target))
+    return str(target)
+
+
 def open_store(target: str | Path, **options: Any) -> EventStore:
     """The store `--db` names: `postgresql://...` for a PostgreSQL server, else the path
-    of a SQLite file (made with its folder when missing) or `:memory:`."""
+    of a SQLite file (made with its folder when missing) or `:memory:`. With
+    `create=False`, only a store that is there, opened as it is (NotFound otherwise)."""
     if is_postgres(target):
         from .postgres import PostgresStore  # psycopg is loaded only by those who use it
 
         return PostgresStore(str(target), **options)
     return SqliteStore(target, **options)
+
+
+def staging(target: str | Path, *, force: bool = False) -> AbstractContextManager[Conn]:
+    """A write transaction into an empty store that becomes the one `target` names when
+    the block ends without error, and changes nothing otherwise; refused while the store
+    is in use, or holds games (a SQLite file may be replaced with `force`)."""
+    if is_postgres(target):
+        from .postgres import staging as staging_database
+
+        return staging_database(str(target), force=force)
+    from .sqlite_files import staging as staging_file
+
+    return staging_file(target, force=force)

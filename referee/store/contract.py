@@ -14,6 +14,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, Protocol
 
 import orjson
@@ -149,6 +150,17 @@ class EventStore(ABC):
     def transaction(self, *, deadline: float | None = None) -> AbstractContextManager[Conn]:
         """A write transaction, committed at the end and rolled back on any error; Busy
         (nothing written) if it cannot begin by `deadline` (time.monotonic())."""
+
+    @abstractmethod
+    def snapshot(self) -> AbstractContextManager[Conn]:
+        """A connection of its own in one read-only transaction: every read through it
+        sees the store as it was when the block began, whatever is written meanwhile."""
+
+    def file_copy(self, path: str | Path) -> bool:
+        """Copy the whole store, as it is at one moment, into a new SQLite file at `path`
+        by pages, where the backend keeps one; False where it cannot (the caller copies
+        a snapshot row by row instead)."""
+        return False
 
     @abstractmethod
     def _batch(self, deadline: float) -> AbstractContextManager[Conn]:

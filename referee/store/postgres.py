@@ -24,7 +24,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors
 
-from ..engine.errors import Busy, StoreFull, StoreUnavailable
+from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable
 from .contract import BUSY_SECONDS, EventStore, busy, left, wall_clock
 
 POOL_SIZE = 10  # connections per process at most (a web process, a worker)
@@ -50,12 +50,16 @@ class PostgresStore(EventStore):
         clock: Any = wall_clock,
         busy_seconds: float = BUSY_SECONDS,
         pool_size: int = POOL_SIZE,
+        create: bool = True,
     ) -> None:
         super().__init__(shown_url(url), clock=clock, busy_seconds=busy_seconds)
         self.url = url
         self.pool_size = pool_size
         self._pool: tuple[int, psycopg_pool.ConnectionPool] | None = None
-        migrate(url)
+        if create:
+            migrate(url)
+        else:  # a store that is there only: its tables at this referee's version
+            _check_existing(url)
 
     # --- connections ---------------------------------------------------------------
 
@@ -130,6 +134,20 @@ class PostgresStore(EventStore):
                 f"the database server failed to answer a read: {exc.sqlstate or 'no code'}",
                 {},
             ) from exc
+
+    @contextmanager
+    def snapshot(self) -> Iterator["Writing"]:
+        """A session of its own in one REPEATABLE READ, READ ONLY transaction (no statement
+        timeout: a whole store may be read through it)."""
+        conn = _session(self.url)
+        try:
+            conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+            conn.read_only = True
+            with conn.transaction():
+                conn.execute("SELECT 1")  # the snapshot is taken at the first statement
+                yield Writing(conn)
+        finally:
+            conn.close()
 
     def close(self) -> None:
         held, self._pool = self._pool, None
@@ -233,20 +251,96 @@ def pg_sql(sql: str) -> str:
 def migrate(url: str) -> int:
     """Apply the migrations a database lacks, each once, under an advisory lock (stores
     that open together take turns); the schema version after."""
-    with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version"
-            " (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)"
+    with _session(url) as conn, conn.transaction():
+        return _migrate(conn)
+
+
+def _migrate(conn: psycopg.Connection) -> int:
+    """The migrations applied in the connection's transaction (the lock held until it ends)."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version"
+        " (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)"
+    )
+    row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
+    current = row[0] if row else 0
+    for version, name, sql in migrations():
+        if version > current:
+            conn.execute(sql.encode("utf-8"))
+            conn.execute("INSERT INTO schema_version VALUES (%s, %s, now())", (version, name))
+            current = version
+    return current
+
+
+def _session(url: str) -> psycopg.Connection:
+    """A connection of its own (autocommit), or StoreUnavailable saying why none came (no
+    such database, a server that does not answer, a password refused)."""
+    try:
+        return psycopg.connect(url, autocommit=True)
+    except psycopg.OperationalError as exc:
+        said = str(exc).strip().replace("\n", " ")
+        raise StoreUnavailable(
+            None, f"cannot connect to {shown_url(url)}: {said}", {"db": shown_url(url)}
+        ) from None
+
+
+def _check_existing(url: str) -> None:
+    """NotFound unless the database holds a store at this referee's schema version."""
+    with _session(url) as conn:
+        found = conn.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+        version = None
+        if found and found[0]:
+            row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+            version = row[0] if row else None
+    latest = migrations()[-1][0]
+    if version != latest:
+        said = "holds no referee store" if version is None else f"is at schema {version}"
+        raise NotFound(
+            "store/not_a_store",
+            f"{shown_url(url)} {said}; this referee's is {latest} (start it once on the"
+            " database to migrate it)",
+            {"db": shown_url(url)},
         )
-        row = conn.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()
-        current = row[0] if row else 0
-        for version, name, sql in migrations():
-            if version > current:
-                conn.execute(sql.encode("utf-8"))
-                conn.execute("INSERT INTO schema_version VALUES (%s, %s, now())", (version, name))
-                current = version
-        return current
+
+
+# what a restore finds in a database that is not empty, and the tables it keeps still
+HELD = ("games", "events", "uploads")
+
+
+@contextmanager
+def staging(url: str, *, force: bool = False) -> Iterator[Writing]:
+    """One transaction on the database `url` names, with its tables made in it if missing:
+    what is written in the block is there when it ends without error, and nothing
+    otherwise (the tables too).
+
+    Refused (store/in_use) while another session is connected to the database, and
+    (store/not_empty) when it holds games, uploads or events, `force` or not: its log is
+    append-only, so a restore goes into a new database instead."""
+    shown = shown_url(url)
+    with _session(url) as conn:
+        others = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        ).fetchone()
+        if others and others[0]:
+            raise Conflict(
+                "store/in_use",
+                f"{shown} is in use: {others[0]} other session(s) connected; stop the service"
+                " (and its workers) first",
+                {"db": shown, "sessions": others[0]},
+            )
+        with conn.transaction():
+            _migrate(conn)
+            conn.execute(f"LOCK TABLE {', '.join(HELD)} IN EXCLUSIVE MODE")
+            for table in HELD:
+                if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone():
+                    raise Conflict(
+                        "store/not_empty",
+                        f"{shown} holds {table}: restore into a new database (createdb) and"
+                        " point --db at it; a store's log cannot be deleted",
+                        {"db": shown, "table": table},
+                    )
+            yield Writing(conn)
 
 
 def migrations() -> list[tuple[int, str, str]]:

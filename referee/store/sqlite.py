@@ -1,5 +1,7 @@
 """The event store in one SQLite file (WAL, synchronous=FULL), through sqlite-utils: the
-embedded default. One writing process at a time, by a lock file beside the database."""
+embedded default. One writing process at a time, by a lock file beside the database;
+every process with the store open holds another one shared, so that `referee restore`
+can tell the file is in use (and keep everyone out while it replaces it)."""
 
 import fcntl
 import os
@@ -18,6 +20,7 @@ import sqlite_utils
 from ..engine.errors import StoreFull, StoreUnavailable
 from . import schema
 from .contract import BUSY_SECONDS, EventStore, busy, left, log, wall_clock
+from .sqlite_files import check_existing, make_private, reader
 
 DEFAULT_PATH = "var/referee.db"
 SCHEMA_SECONDS = 60.0  # how long a store that starts waits for another making its tables
@@ -31,7 +34,10 @@ TRUNCATE_WAIT = 0.2  # seconds
 
 
 class SqliteStore(EventStore):
-    """The store in one SQLite file (or in memory, for a simulation in one thread)."""
+    """The store in one SQLite file (or in memory, for a simulation in one thread).
+
+    With `create` false, a file that is there only, opened as it is: no tables made, its
+    journal mode kept (a backup stays one file), no lock file held (a reader of a copy)."""
 
     def __init__(
         self,
@@ -39,17 +45,25 @@ class SqliteStore(EventStore):
         *,
         clock: Callable[[], str] = wall_clock,
         busy_seconds: float = BUSY_SECONDS,
+        create: bool = True,
     ) -> None:
         super().__init__(str(path), clock=clock, busy_seconds=busy_seconds)
         self.path = str(path)
+        self.create = create
         # a test's hook on the connection before each write transaction (a pragma that
         # fills the disk or makes the database read-only)
         self.beginning: Callable[[sqlite3.Connection], Any] | None = None
         self._local = os_thread_local()
         self._writer: tuple[int, sqlite3.Connection] | None = None
         self._writers = ProcessLock(None if self.path == ":memory:" else self.path + ".write.lock")
+        self._open: tuple[int, Any] | None = None
+        self._file = _file_identity(self.path)
+        if not create:
+            check_existing(self.path)
+            return
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._open = (os.getpid(), _hold_open(self.path))
         # processes starting together on a new file take turns making the tables (SQLite
         # refuses one of two that do it at once, "database is locked")
         self._writers.acquire(time.monotonic() + SCHEMA_SECONDS)
@@ -84,6 +98,10 @@ class SqliteStore(EventStore):
         if self._writer is not None and self._writer[0] == os.getpid():
             self._writer[1].close()
         self._writer = None
+        # closed, not unlocked: a forked process that shares the lock still holds it
+        if self._open is not None and self._open[0] == os.getpid():
+            self._open[1].close()
+        self._open = None
 
     def _connect(self, *, any_thread: bool = False) -> sqlite3.Connection:
         conn = sqlite3.connect(
@@ -92,9 +110,36 @@ class SqliteStore(EventStore):
             timeout=self.busy_seconds,
             check_same_thread=not any_thread,
         )
-        conn.execute("PRAGMA journal_mode=WAL")
+        if self.create:
+            conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         return conn
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection in one read transaction (WAL: writers go on meanwhile)."""
+        conn = reader(self.path, self.busy_seconds)
+        try:
+            conn.execute("BEGIN")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the snapshot
+            yield conn
+        finally:
+            conn.close()
+
+    def file_copy(self, path: str | Path) -> bool:
+        """The whole file copied page by page into a new file at `path` (SQLite's online
+        backup, in one step: one read transaction, so one moment of the store, while
+        writers go on), left as one file with no WAL beside it, readable by its owner only."""
+        make_private(Path(path))
+        source = reader(self.path, self.busy_seconds)
+        copy = sqlite3.connect(path, isolation_level=None)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+            source.close()
+        return True
 
     def _writing(self) -> sqlite3.Connection:
         """This process's one connection for writes, used only under the write lock, by
@@ -219,6 +264,20 @@ class SqliteStore(EventStore):
             log.warning("the WAL of %s was not truncated: %s", self.path, exc)
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_seconds * 1000)}")
+
+
+def _hold_open(path: str) -> Any:
+    """`<database>.open.lock`, held shared for as long as the store is open here; refused
+    while `referee restore` replaces the file."""
+    lock = open(path + ".open.lock", "a+")  # noqa: SIM115 - held for the store's life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise StoreUnavailable(
+            None, f"{path} is being replaced by `referee restore`: start again once it is done", {}
+        ) from None
+    return lock
 
 
 def os_thread_local() -> threading.local:
