@@ -63,6 +63,7 @@ ROWS_PER_INSERT = 99
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then the database's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
+SEEDS_KEPT = 10_000  # seeds a process keeps read (a few hundred KiB)
 # what an upload's row costs beside its log (key, time, client, index entries): counted
 # against the upload budgets, so that they bound the number of rows too
 UPLOAD_ROW_BYTES = 1 << 10
@@ -119,6 +120,10 @@ class EventStore(ABC):
 
     # the expression that orders a table's rows as they were inserted
     INSERTION_ORDER = "rowid"
+    # whether appends waiting in a process share one transaction: worth it where a commit
+    # waits for the disk alone (SQLite's one writer); a server that commits transactions
+    # side by side does better with a pooled transaction each (docs/performance.md)
+    GROUP_COMMIT = True
 
     def __init__(
         self,
@@ -140,9 +145,12 @@ class EventStore(ABC):
         # version the writer expects; if another process wrote since, the unique
         # (game, seq) key refuses the insert and the entry is dropped
         self._tails: dict[str, Tail] = {}
-        # appends waiting for the write lock: the writer that takes it commits them all
+        self._seeds: dict[str, str] = {}  # seeds read, by game
+        # appends waiting for the write lock: the writer that leads commits them all; a
+        # writer whose append was committed returns at once, not behind the next batch
         self._waiting: list[_Append] = []
-        self._waiting_lock = threading.Lock()
+        self._turn = threading.Condition(threading.Lock())
+        self._committing = False
 
     # --- what a backend supplies ----------------------------------------------------
 
@@ -297,41 +305,81 @@ class EventStore(ABC):
         job = _Append(
             game_id, expected, records, idempotency, tokens, due, fork, self.deadline(deadline)
         )
-        with self._waiting_lock:
+        if not self.GROUP_COMMIT:
+            self._commit_alone(job, self.transaction(deadline=job.deadline))
+            self._remember_tail(job)
+            return job.outcome()
+        with self._turn:
             self._waiting.append(job)
-        if not self._write_lock.acquire(timeout=left(job.deadline)):
-            with self._waiting_lock:
-                if job in self._waiting:  # no writer took it: nothing was written
-                    self._waiting.remove(job)
-                    raise busy()
-            job.done.wait()  # a writer took it: it commits by the batch's first deadline
+            while self._committing and not job.done.is_set():
+                if not self._turn.wait(timeout=left(job.deadline)):
+                    if job in self._waiting:  # no writer took it: nothing was written
+                        self._waiting.remove(job)
+                        raise busy()
+                    break  # taken: its batch commits by the batch's first deadline
+            leading = not job.done.is_set() and job in self._waiting
+            self._committing = self._committing or leading
+        if not leading:
+            job.done.wait()
             return job.outcome()
         try:
-            if not job.done.is_set():
-                self._commit_waiting()
+            self._lead(job)
+        finally:
+            with self._turn:  # the writers of this batch return, the next batch forms
+                self._committing = False
+                self._turn.notify_all()
+        return job.outcome()
+
+    def _lead(self, job: "_Append") -> None:
+        """Commit every waiting append, `job`'s among them, once the write lock is had
+        (by `job`'s deadline, else `job` alone is refused and the others wait on)."""
+        if not self._write_lock.acquire(timeout=left(job.deadline)):
+            with self._turn:
+                if job in self._waiting:
+                    self._waiting.remove(job)
+            job.error = busy()
+            job.done.set()
+            return
+        try:
+            self._commit_waiting()
         finally:
             self._write_lock.release()
-        return job.outcome()
 
     def _commit_waiting(self) -> None:
         """Every waiting append in one transaction (the write lock held), in the order of
-        their games: two processes' batches take the games' rows in one order."""
-        with self._waiting_lock:
+        their games: two processes' batches take the games' rows in one order. One alone
+        needs no savepoint."""
+        with self._turn:
             batch, self._waiting = self._waiting, []
         # the batch waits no longer than its earliest writer may
         deadline = min(job.deadline for job in batch)
-        try:
-            with self._batch(deadline) as conn:
-                for job in sorted(batch, key=lambda job: job.game_id):
-                    self._run(conn, job)
-        except BaseException as exc:  # nothing of the batch was written
-            for job in batch:
-                job.events, job.error = None, exc
+        if len(batch) == 1:
+            self._commit_alone(batch[0], self._batch(deadline))
+        else:
+            try:
+                with self._batch(deadline) as conn:
+                    for job in sorted(batch, key=lambda job: job.game_id):
+                        self._run(conn, job)
+            except BaseException as exc:  # nothing of the batch was written
+                for job in batch:
+                    job.events, job.error = None, exc
         for job in batch:
-            if job.events:
-                end = job.events[-1]
-                self._tails[job.game_id] = (end["seq"], end["hash"], end["recorded_at"])
+            self._remember_tail(job)
             job.done.set()
+
+    def _commit_alone(self, job: "_Append", transaction: AbstractContextManager[Conn]) -> None:
+        """One append in a transaction of its own; what its writer is told if it fails."""
+        try:
+            with transaction as conn:
+                job.events = self._append_in(conn, job)
+        except Exception as exc:  # noqa: BLE001 - the writer gets it
+            job.events = None
+            job.error = self._refusal(None, job, exc)
+
+    def _remember_tail(self, job: "_Append") -> None:
+        if job.events:
+            end = job.events[-1]
+            self._tails[job.game_id] = (end["seq"], end["hash"], end["recorded_at"])
 
     def _run(self, conn: Conn, job: "_Append") -> None:
         """One append inside the batch's transaction, undone alone if it fails."""
@@ -367,9 +415,10 @@ class EventStore(ABC):
             self._remember(conn, game_id, idempotency, events)
         return events
 
-    def _refusal(self, conn: Conn, job: "_Append", exc: Exception) -> Exception:
+    def _refusal(self, conn: Conn | None, job: "_Append", exc: Exception) -> Exception:
         """What a failed append tells its writer: a unique-key clash is a conflict (or the
-        recorded answer of the twin request that won)."""
+        recorded answer of the twin request that won; `conn`: the batch's transaction, or
+        None after a rollback)."""
         if not self.is_clash(exc):
             return exc
         self._tails.pop(job.game_id, None)
@@ -726,11 +775,17 @@ class EventStore(ABC):
         return (row[0], json.loads(row[1]), row[2]) if row else None
 
     def seed(self, game_id: str) -> str:
-        """A game's secret seed (never shown before the game ends)."""
-        row = self.query_one("SELECT seed FROM games WHERE game_id = ?", (game_id,))
-        if row is None:
-            raise NotFound("game/not_found", f"no game {game_id!r}", {"game_id": game_id})
-        return row[0]
+        """A game's secret seed (never shown before the game ends); a seed never changes,
+        so a process reads it once."""
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            row = self.query_one("SELECT seed FROM games WHERE game_id = ?", (game_id,))
+            if row is None:
+                raise NotFound("game/not_found", f"no game {game_id!r}", {"game_id": game_id})
+            if len(self._seeds) >= SEEDS_KEPT:
+                self._seeds.clear()
+            seed = self._seeds[game_id] = row[0]
+        return seed
 
     def posted(self, game_id: str) -> int:
         """The last event of the forum post last marked as posted (0: none yet)."""

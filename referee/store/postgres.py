@@ -13,6 +13,7 @@ than deadlock."""
 import os
 import re
 import secrets
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -42,6 +43,7 @@ class PostgresStore(EventStore):
     """The store on a PostgreSQL server, named by a libpq URL."""
 
     INSERTION_ORDER = "n"
+    GROUP_COMMIT = False  # a pooled transaction each: the server commits them side by side
 
     def __init__(
         self,
@@ -56,6 +58,7 @@ class PostgresStore(EventStore):
         self.url = url
         self.pool_size = pool_size
         self._pool: tuple[int, psycopg_pool.ConnectionPool] | None = None
+        self._pool_lock = threading.Lock()
         if create:
             migrate(url)
         else:  # a store that is there only: its tables at this referee's version
@@ -65,6 +68,13 @@ class PostgresStore(EventStore):
 
     def pool(self) -> psycopg_pool.ConnectionPool:
         """This process's pool (a forked process opens its own)."""
+        held = self._pool
+        if held is not None and held[0] == os.getpid():
+            return held[1]
+        with self._pool_lock:  # threads using a new store at once make one pool
+            return self._opened_pool()
+
+    def _opened_pool(self) -> psycopg_pool.ConnectionPool:
         held = self._pool
         if held is None or held[0] != os.getpid():
             pool = psycopg_pool.ConnectionPool(

@@ -39,8 +39,8 @@ def games(store):
     return made(store)
 
 
-def test_appends_queued_together_commit_once_and_fail_alone(games):
-    store, referee, (first, good, stale) = games
+def test_appends_queued_together_commit_once_and_fail_alone(sqlite_store):
+    store, referee, (first, good, stale) = made(sqlite_store)
     moves = {game_id: first_move(referee, game_id) for game_id in (first, good, stale)}
     holding, release = threading.Event(), threading.Event()
     commits = []
@@ -71,7 +71,7 @@ def test_appends_queued_together_commit_once_and_fail_alone(games):
         writer.start()
     queued = threading.Event()
     while not queued.wait(0.01):  # both are waiting for the write lock
-        with store._waiting_lock:
+        with store._turn:
             if len(store._waiting) == 2:
                 queued.set()
     release.set()
@@ -86,6 +86,84 @@ def test_appends_queued_together_commit_once_and_fail_alone(games):
         assert store.version(game_id) == seqs[-1]
     assert isinstance(outcomes[stale], Conflict)
     assert store.version(stale) == moves[stale][0]
+
+
+def test_a_writer_whose_append_was_committed_returns_before_the_next_batch(tmp_path):
+    """The writers of a batch return once it commits, though the next batch (formed while
+    theirs committed) is still committing: none waits behind a batch it is not in."""
+    store, referee, ids = made(open_store(tmp_path / "store.db"))
+    ids.append(referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, SEED)["game_id"])
+    moves = {game_id: first_move(referee, game_id) for game_id in ids}
+    gates = [threading.Event() for _ in range(3)]  # commits 1-3 wait on these
+    entered = [threading.Event() for _ in range(3)]
+    commits: list[int] = []
+
+    def before_commit():
+        n = len(commits)
+        commits.append(n)
+        if n < 3:
+            entered[n].set()
+            gates[n].wait()
+
+    store.before_commit = before_commit
+    returned: list[str] = []
+
+    def append(game_id: str) -> None:
+        store.append(game_id, moves[game_id][0], moves[game_id][1])
+        returned.append(game_id)
+
+    def start(game_id: str) -> threading.Thread:
+        writer = threading.Thread(target=append, args=(game_id,))
+        writer.start()
+        return writer
+
+    def queued(count: int) -> None:
+        while True:
+            with store._turn:
+                if len(store._waiting) == count:
+                    return
+
+    writers = [start(ids[0])]
+    entered[0].wait()  # commit 1 (the first alone) held
+    writers += [start(ids[1]), start(ids[2])]
+    queued(2)
+    gates[0].set()
+    entered[1].wait()  # commit 2 (the second and third together) held
+    writers.append(start(ids[3]))
+    queued(1)
+    gates[1].set()
+    entered[2].wait()  # commit 3 (the fourth) held: the second and third return meanwhile
+    for writer in writers[:3]:
+        writer.join(timeout=60)
+    assert sorted(returned) == sorted(ids[:3]) and len(commits) == 3
+    gates[2].set()
+    writers[3].join()
+    assert returned[-1] == ids[3]
+
+
+def test_on_a_server_appends_to_two_games_commit_side_by_side(postgres_url):
+    """PostgreSQL commits transactions side by side: one append held inside its commit
+    does not keep another game's append waiting (no group commit there)."""
+    store = open_store(postgres_url)
+    _, referee, (first, second, _) = made(store)
+    moves = {game_id: first_move(referee, game_id) for game_id in (first, second)}
+    holding, release = threading.Event(), threading.Event()
+
+    def before_commit():
+        if not holding.is_set():
+            holding.set()
+            release.wait()
+
+    store.before_commit = before_commit
+    held = threading.Thread(target=store.append, args=(first, *moves[first]))
+    held.start()
+    holding.wait()
+    events = store.append(second, *moves[second])  # while the first is held mid-commit
+    assert store.version(second) == events[-1]["seq"] and store.version(first) == moves[first][0]
+    release.set()
+    held.join()
+    assert store.version(first) == moves[first][0] + len(moves[first][1])
+    store.close()
 
 
 def test_a_failed_commit_fails_every_append_of_its_batch_and_writes_nothing(games):
