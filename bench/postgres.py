@@ -74,19 +74,14 @@ from web import SEED as WEB_SEED
 
 from referee.service import Referee
 from referee.store import COLUMNS, EventStore, open_store
-from referee.store.contract import _Append
 
 ROOT = Path(__file__).resolve().parents[1]
 INSERT_PG = f"INSERT INTO events ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
 PG_APPEND = "PostgresStore.append of pre-built records, one per transaction"
 PG_COMMAND = "Referee.command on PostgresStore: snapshot + fold + execute + append"
-PG_WRITERS = "one PostgresStore, 8 threads: appends waiting together share one commit"
+PG_WRITERS = "one PostgresStore, 8 threads: a pooled transaction each, committed side by side"
 ES_PG = "eventsourcing Application.save, PostgreSQL recorder, 8 connections"
 SQLITE_REFERENCE = "reference: SQLite file on the same disk, as bench/store.py measures it"
-ALONE = (
-    "the store's own statements, one transaction per append on its pool, no group commit:"
-    " concurrent commits whose flushes the server merges"
-)
 CPU = "CPU time (user + system) of those processes over the run, over commands answered"
 HTTP = "POST /games/{id}/commands of bots' moves, known beforehand, on a connection per game"
 
@@ -216,21 +211,18 @@ def concurrent_appends(cluster: Any, tmp: Path, sizes: Sizes) -> tuple[list[Figu
         "pg": lambda: on_threads(own_game_writer(ours, opening, records[:k]), WRITERS),
         "pg_es": lambda: on_threads(es_writer(es, k), WRITERS),
         "pg_raw": lambda: on_threads(raw_pg_writer(raw_url, rows[:k]), WRITERS),
-        "pg_alone": lambda: on_threads(alone_writer(ours, opening, records[:k]), WRITERS),
         "sqlite": lambda: on_threads(own_game_writer(on_file, opening, records[:k]), WRITERS),
         "sqlite_es": lambda: on_threads(es_writer(es_file, k), WRITERS),
     }
     rates = interleaved(trials, sizes.reps)
-    per_commit = appends_per_commit(ours, trials["pg"])
     ours.close()
     es.close()
     es_pg = ("eventsourcing PostgreSQL, 8 threads", rates["pg_es"])
     raw_pg = ("raw psycopg, 8 connections", rates["pg_raw"])
-    shared = f"{PG_WRITERS}; {per_commit:.1f} appends per commit in a run after"
+    shared = PG_WRITERS
     return [
         Figure("2 8 writers, own games", "/s", rates["pg"], *es_pg, ">= 2", shared),
         Figure("2 8 writers, own games (info)", "/s", rates["pg"], *raw_pg, "", shared),
-        Figure("2 8 writers, a txn each (info)", "/s", rates["pg_alone"], *es_pg, "", ALONE),
         Figure(
             "2 SQLite 8 writers (reference)",
             "/s",
@@ -240,28 +232,7 @@ def concurrent_appends(cluster: Any, tmp: Path, sizes: Sizes) -> tuple[list[Figu
             "",
             SQLITE_REFERENCE,
         ),
-    ], {"pg_appends_per_commit": per_commit}
-
-
-def alone_writer(store: EventStore, opening: list[dict], records: list[dict]):
-    """Thread i appends the records to a game of its own, each in a transaction of its own
-    on the store's pool, as the store's append does inside a batch, without the batch."""
-
-    def prepare(i: int) -> Callable[[], int]:
-        game_id = new_game(store, opening)
-
-        def job() -> int:
-            for record in records:
-                expected, deadline = record["seq"] - 1, store.deadline()
-                append = _Append(game_id, expected, [record], None, None, None, None, deadline)
-                with store.transaction() as conn:
-                    end = store._append_in(conn, append)[-1]
-                store._tails[game_id] = (end["seq"], end["hash"], end["recorded_at"])
-            return len(records)
-
-        return job
-
-    return prepare
+    ], {}
 
 
 def es_postgres_app(url: str) -> Application:
@@ -289,23 +260,6 @@ def raw_pg_writer(url: str, rows: list[tuple]):
         return lambda: raw_commits(conn, rows)
 
     return prepare
-
-
-def appends_per_commit(store: EventStore, trial: Callable[[], tuple[int, float]]) -> float:
-    """One more run of `trial`, counting the store's group commits (its batches)."""
-    batches = [0]
-    batch = store._batch
-
-    def counted(deadline: float) -> Any:
-        batches[0] += 1
-        return batch(deadline)
-
-    store._batch = counted  # type: ignore[method-assign]
-    try:
-        done, _ = trial()
-    finally:
-        del store._batch
-    return done / max(batches[0], 1)
 
 
 # --- 3. commands over HTTP on one and two web nodes ----------------------------------

@@ -156,3 +156,27 @@ def test_the_tables_copied_are_every_table_of_both_backends(tmp_path, postgres_u
         in_postgres[table].discard("n")
     for found in (in_sqlite, in_postgres):
         assert {t: c for t, c in found.items() if t not in NOT_COPIED} == declared
+
+
+def test_a_service_copied_to_postgresql_is_served_from_it_and_its_links_still_work(
+    tmp_path, postgres_url
+):
+    """A moderator's SQLite service moves to PostgreSQL: the app on the copy shows the
+    game, the seats' links made before the move still work, the game goes on, and its log
+    verifies."""
+    from referee.app import create_app
+    from replays.verify import verify_bytes
+
+    path = tmp_path / "before.db"
+    created = Referee(open_store(path)).create_game("galloping-horse", PLAYERS, {}, "moved")
+    assert run("store", "copy", path, postgres_url).exit_code == 0
+    client = create_app({"REFEREE_DB": postgres_url, "TESTING": True}).test_client()
+    game_id = created["game_id"]
+    shown = client.get(f"/games/{game_id}").get_json()
+    seat = shown["to_move"][0]
+    auth = {"Authorization": f"Bearer {created['seats'][seat]['token']}"}
+    legal = client.get(f"/games/{game_id}", headers=auth).get_json()["legal"]
+    answer = client.post(f"/games/{game_id}/commands", json=legal[0], headers=auth)
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["version"] == shown["version"] + len(answer.get_json()["events"])
+    assert verify_bytes(open_store(postgres_url).log_lines(game_id)).valid
