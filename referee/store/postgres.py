@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -30,6 +31,7 @@ from .contract import BUSY_SECONDS, EventStore, busy, left, wall_clock
 
 POOL_SIZE = 10  # connections per process at most (a web process, a worker)
 MAX_LIFETIME = 1800.0  # seconds before a pooled connection is replaced
+CHECK_AFTER = 1.0  # seconds in the pool after which a connection is checked before use
 STATEMENT_SECONDS = 30  # no statement runs longer (a whole log is read in far less)
 IDLE_IN_TRANSACTION_SECONDS = 60
 # the advisory lock key under which a store that opens applies the migrations, and the
@@ -59,6 +61,7 @@ class PostgresStore(EventStore):
         self.pool_size = pool_size
         self._pool: tuple[int, psycopg_pool.ConnectionPool] | None = None
         self._pool_lock = threading.Lock()
+        self._rested: dict[int, float] = {}  # when each pooled connection was given back
         if create:
             migrate(url)
         else:  # a store that is there only: its tables at this referee's version
@@ -83,7 +86,8 @@ class PostgresStore(EventStore):
                 max_size=self.pool_size,
                 max_lifetime=MAX_LIFETIME,
                 timeout=self.busy_seconds,
-                check=psycopg_pool.ConnectionPool.check_connection,
+                check=self._checked,
+                reset=self._returned,
                 kwargs={"autocommit": True, "options": self._options()},
                 name="referee",
                 open=False,
@@ -91,6 +95,18 @@ class PostgresStore(EventStore):
             pool.open(wait=False)
             held = self._pool = (os.getpid(), pool)
         return held[1]
+
+    def _checked(self, conn: psycopg.Connection) -> None:
+        """Pre-ping a connection that rested in the pool longer than CHECK_AFTER (a server
+        restart or a network cut shows there); one just given back is used as it is, so a
+        busy process saves a round trip per use. A check that fails makes the pool
+        discard the connection and give another."""
+        rested = time.monotonic() - self._rested.get(id(conn), 0.0)
+        if rested > CHECK_AFTER:
+            psycopg_pool.ConnectionPool.check_connection(conn)
+
+    def _returned(self, conn: psycopg.Connection) -> None:
+        self._rested[id(conn)] = time.monotonic()
 
     def _options(self) -> str:
         """Each connection's limits: a lock waited for no longer than a writer may wait
