@@ -34,7 +34,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from http.client import HTTPConnection
 from importlib import metadata
 from pathlib import Path
@@ -57,6 +56,7 @@ from store import (
     console,
     es_app,
     es_writer,
+    finish,
     interleaved,
     new_game,
     on_threads,
@@ -64,10 +64,8 @@ from store import (
     raw_commit,
     raw_connection,
     raw_database,
-    show,
     stored_rows,
     timed,
-    write_json,
 )
 from web import PLAYERS, answering, call, free_port, script, stop
 from web import SEED as WEB_SEED
@@ -495,11 +493,7 @@ def main() -> None:
             facts.update(more)
     finally:
         cluster.stop()
-    facts["seconds"] = time.perf_counter() - started
-    facts["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
-    show(figures)
-    write_json(args.out, figures, facts)
-    console.print(f"{len(figures)} figures in {facts['seconds']:.0f} s -> {args.out}")
+    finish(figures, facts, started, args.out)
 
 
 if __name__ == "__main__":

@@ -539,6 +539,15 @@ def amount(value: float, unit: str) -> str:
     return f"{value:.3f} ms" if unit == "ms" else f"{value:,.0f} {unit}"
 
 
+def finish(figures: list[Figure], facts: dict[str, Any], started: float, out: Path) -> None:
+    """The run's table on the console and its figures in `out`, with how long it took."""
+    facts["seconds"] = time.perf_counter() - started
+    facts["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+    show(figures)
+    write_json(out, figures, facts)
+    console.print(f"{len(figures)} figures in {facts['seconds']:.0f} s -> {out}")
+
+
 def write_json(path: Path, figures: list[Figure], facts: dict[str, Any]) -> None:
     """The figures as JSON, with ratio and status spelled out."""
     rows = [{**asdict(f), "ratio": f.ratio, "status": f.status} for f in figures]
@@ -563,11 +572,7 @@ def main() -> None:
             found, more = step(tmp, sizes)
             figures += found
             facts.update(more)
-    facts["seconds"] = time.perf_counter() - started
-    facts["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
-    show(figures)
-    write_json(args.out, figures, facts)
-    console.print(f"{len(figures)} figures in {facts['seconds']:.0f} s -> {args.out}")
+    finish(figures, facts, started, args.out)
 
 
 if __name__ == "__main__":

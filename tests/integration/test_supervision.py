@@ -105,17 +105,26 @@ def http(port: int, method: str, path: str, body=None, token=None):
 
 
 class Served:
-    """A running `referee serve` on a database of its own, its output in serve.log."""
+    """A running `referee serve` on a database of its own (or `db`, a file or a server's
+    URL), its output in serve.log; `options` added to its command line."""
 
-    def __init__(self, where: Path, *, processes: int = 1, env: dict | None = None) -> None:
-        self.where, self.db = where, where / "var" / "referee.db"
+    def __init__(
+        self,
+        where: Path,
+        *,
+        processes: int = 1,
+        env: dict | None = None,
+        db: str | None = None,
+        options: tuple[str, ...] = (),
+    ) -> None:
+        self.where, self.db = where, db or where / "var" / "referee.db"
         self.port = free_port()
         self.output = (where / "serve.log").open("ab")
         env = {**os.environ, "REFEREE_SWEEP_SECONDS": "1", **(env or {})}
         env.pop("REFEREE_DB", None)
         command = [str(REFEREE), "serve", "--port", str(self.port), "--db", str(self.db)]
         self.process = subprocess.Popen(
-            [*command, "--processes", str(processes), "--connections", "1000"],
+            [*command, "--processes", str(processes), "--connections", "1000", *options],
             cwd=where,
             env=env,
             stdout=self.output,

@@ -7,9 +7,7 @@ SIGKILL under load loses no acknowledged command and the other keeps serving. Ev
 is real: the processes, the server, Redis, the sockets; each step waits for what it
 needs, the bounds are only there to fail."""
 
-import os
 import signal
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -19,10 +17,9 @@ from test_supervision import (
     BOUND,
     HOUR,
     NINE,
-    REFEREE,
+    Served,
     Stream,
     descendants,
-    free_port,
     http,
     play,
     processes,
@@ -38,56 +35,27 @@ pytestmark = pytest.mark.xdist_group("supervision")
 PLAYERS = ["North", "East", "South", "West"]
 
 
-class Node:
-    """A `referee serve` standing for one machine: its own folder, port and processes."""
-
-    def __init__(self, where: Path, db: str, broker: str) -> None:
-        where.mkdir(parents=True, exist_ok=True)
-        self.where, self.port = where, free_port()
-        self.output = (where / "serve.log").open("ab")
-        env = {**os.environ, "REFEREE_SWEEP_SECONDS": "1", "REFEREE_VAR": str(where / "var")}
-        env["REFEREE_STREAM_WAKE"] = "3600"  # a stream hears only news, never looks by itself
-        env.pop("REFEREE_DB", None)
-        command = [str(REFEREE), "serve", "--port", str(self.port), "--db", db]
-        self.process = subprocess.Popen(
-            [*command, "--redis-url", broker, "--connections", "1000"],
-            cwd=where,
-            env=env,
-            stdout=self.output,
-            stderr=subprocess.STDOUT,
-        )
-        wait_for(self.ready, bool)
-
-    def ready(self) -> bool:
-        assert self.process.poll() is None, self.log()
-        try:
-            return http(self.port, "GET", "/readyz")[0] == 200
-        except OSError:
-            return False
-
-    def log(self) -> str:
-        return (self.where / "serve.log").read_text()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=BOUND)
-        self.output.close()
+def machine(where: Path, db: str, broker: str) -> Served:
+    """A `referee serve` standing for one machine: its own folder, port and processes,
+    the shared store and Redis; its streams hear only news (no wake of their own)."""
+    where.mkdir(parents=True, exist_ok=True)
+    env = {"REFEREE_VAR": str(where / "var"), "REFEREE_STREAM_WAKE": "3600"}
+    return Served(where, env=env, db=db, options=("--redis-url", broker))
 
 
 @pytest.fixture
 def nodes(tmp_path, postgres_url, broker):
-    started: list[Node] = []
+    started: list[Served] = []
     try:
         for name in ("a", "b"):
-            started.append(Node(tmp_path / name, postgres_url, broker))
+            started.append(machine(tmp_path / name, postgres_url, broker))
         yield started
     finally:
         for node in started:
             node.stop()
 
 
-def create(node: Node, seed: str) -> dict:
+def create(node: Served, seed: str) -> dict:
     body = {"ruleset": "galloping-horse", "players": PLAYERS, "seed": seed}
     status, created = http(node.port, "POST", "/games", body)
     assert status == 201, created
