@@ -4,9 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from command_line import ok, run
 
-from referee.cli import main
 from referee.engine.events import MODERATOR
 from replays.log import dumps, read
 
@@ -14,16 +13,6 @@ CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"
 GALLOPING = CORPUS / "galloping-horse" / "galloping-horse-corpus-0.jsonl"
 BLACKOUT = CORPUS / "blackout-middle" / "blackout-middle-corpus-4-0.jsonl"
 CONTENT = ("seq", "type", "actor", "visibility", "payload", "command", "salt", "state_hash")
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def plays(events) -> list[dict]:

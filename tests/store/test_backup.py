@@ -12,12 +12,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from click.testing import CliRunner
+from command_line import ok, run
 from stores import store_target
 from whole_store import PLAYERS, contents, fill
 
 from referee.bots import choose
-from referee.cli import BOT_EPOCH, main
+from referee.cli import BOT_EPOCH
 from referee.engine import game
 from referee.engine.errors import StoreUnavailable
 from referee.engine.rng import Rng
@@ -26,16 +26,6 @@ from referee.store import open_store, staging
 from referee.store.ops.backup import read_manifest
 
 WAIT = 120  # seconds: only a failure waits this long
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, [str(a) for a in args])
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 @pytest.fixture(scope="module")

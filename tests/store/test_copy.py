@@ -6,19 +6,14 @@ import sqlite3
 
 import psycopg
 import pytest
-from click.testing import CliRunner
+from command_line import run
 from stores import store_target
 from whole_store import PLAYERS, contents, fill
 
-from referee.cli import main
 from referee.service import Referee
 from referee.store import open_store
 from referee.store.ops.copy import copy_store
 from referee.store.ops.tables import GAME_TABLES, NOT_COPIED, UPLOADS
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")
