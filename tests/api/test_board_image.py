@@ -2,6 +2,8 @@
 forum posts; never anything a spectator could not see then; cached by (game, seq)."""
 
 from referee.engine import game, registry
+from referee.engine.canonical import canonical, digest
+from referee.service import presented
 from referee.web.present import board
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -66,6 +68,38 @@ def test_a_sealed_chip_is_never_drawn_until_the_race_ends(client):
         )
     assert len(drawn[0]) == len(drawn[1]) > 3
     assert drawn[0] == drawn[1]
+
+
+def test_a_board_after_a_snapshot_is_folded_from_it_and_never_from_a_forged_one(client, app):
+    """The board after event `at` starts from the newest trusted snapshot at or before
+    `at`, and is the board folded from the first event; a snapshot that disagrees with
+    the log is passed over."""
+    referee = app.extensions["referee"]
+    referee.snapshot_every = 3
+    game_id, auth = created(client)
+    play(client, game_id, auth, 8)
+    store = referee.store
+    events = store.events(game_id)
+    seq, state, _ = store.latest_snapshot(game_id, until=len(events) - 1)
+    assert 3 <= seq < len(events) - 1 and store.latest_snapshot(game_id, until=seq - 1)
+    forged = {**state, "players": ["Mallory"] * len(PLAYERS)}  # its hash right, not the log's
+    with store.transaction() as conn:
+        conn.execute(
+            "UPDATE snapshots SET state = ?, state_hash = ? WHERE game_id = ? AND seq = ?",
+            (canonical(forged).decode(), digest(forged), game_id, seq),
+        )
+    read, folded_from = store.events, []
+
+    def events_read(game_id, *, after=0, until=None):
+        folded_from.append(after)
+        return read(game_id, after=after, until=until)
+
+    store.events = events_read
+    for at in range(1, len(events) + 1):
+        drawn = client.get(f"/games/{game_id}/board.svg?at={at}").get_data(as_text=True)
+        then = {**presented(game_id, game.fold(events[:at]), None), "viewer": None}
+        assert drawn == str(board(registry.get("royal-turf"), then)) and "Mallory" not in drawn
+    assert any(after > 0 for after in folded_from)  # some boards started from a snapshot
 
 
 def test_a_bad_or_future_seq_is_refused_naming_at(client):
