@@ -49,7 +49,8 @@ def png_of(svg: str) -> bytes:
 
 
 def _named_fonts(svg: str) -> str:
-    """The SVG with each generic font family named as the fonts that draw it."""
+    """The SVG with each generic font family named as the fonts that draw it (a board
+    escapes every quote in its texts, so only attributes match)."""
 
     def named(found: re.Match[str]) -> str:
         families = [GENERIC.get(f.strip(), f.strip()) for f in found.group(1).split(",")]

@@ -154,3 +154,39 @@ def test_a_round_summary_ends_with_the_board_after_that_round(client, app):
     assert client.get(url.removeprefix("http://localhost")).status_code == 200
     bbcode = client.get(f"/games/{game_id}/rounds/0/summary?format=bbcode").get_data(as_text=True)
     assert bbcode.strip().endswith(f"[img]{url}[/img]")
+
+
+def test_generic_font_families_are_named_as_the_fonts_that_draw_them():
+    from referee.images import _named_fonts
+
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" font-family="sans-serif">'
+        '<text font-family="DejaVu Sans, Verdana, sans-serif">sans-serif, serif</text>'
+        '<text font-family="Georgia, serif">font-family=&quot;sans-serif&quot;</text></svg>'
+    )
+    named = _named_fonts(svg)
+    assert 'font-family="Liberation Sans, DejaVu Sans, sans-serif">' in named
+    assert 'font-family="DejaVu Sans, Verdana, Liberation Sans, DejaVu Sans, sans-serif"' in named
+    assert 'font-family="Georgia, Liberation Serif, DejaVu Serif, serif"' in named
+    assert ">sans-serif, serif</text>" in named  # words of a text are not families
+    assert ">font-family=&quot;sans-serif&quot;</text>" in named  # as every board escapes it
+
+
+def test_a_text_in_a_generic_family_is_drawn():
+    import io
+
+    from PIL import Image
+
+    from referee.images import png_of
+
+    def drawn(words: str) -> bytes:
+        body = f'<text x="10" y="40" font-size="30">{words}</text>' if words else ""
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 60" '
+            f'font-family="sans-serif">{body}</svg>'
+        )
+        return Image.open(io.BytesIO(png_of(svg))).convert("L").tobytes()
+
+    blank, written = drawn(""), drawn("Ann wins")
+    assert set(blank) == {255}  # white
+    assert sum(1 for value in written if value < 128) > 200  # dark letters on it
