@@ -90,12 +90,14 @@ def long_game(client, referee, events: int) -> tuple[str, int, float]:
 
 
 def scrubbing(client, game_id: str, jumps: list[int], walk: range) -> dict[str, list[float]]:
-    """The times of the random jumps and of the steps one event on."""
-    part = f"/replay/{game_id}/part?at="
-    return {
-        "random jumps": [timed(client, f"{part}{at}") for at in jumps],
-        "one event on": [timed(client, f"{part}{at}") for at in walk],
-    }
+    """The times of the random jumps and of the steps one event on, and the CPU time
+    this process spent on each kind."""
+    part, times = f"/replay/{game_id}/part?at=", {}
+    for what, seqs in (("random jumps", jumps), ("one event on", walk)):
+        used = time.process_time()
+        times[what] = [timed(client, f"{part}{at}") for at in seqs]
+        times[f"{what} cpu"] = [(time.process_time() - used) / len(seqs)]
+    return times
 
 
 def unchecked(client, game_id: str, jumps: list[int]) -> list[float]:
@@ -187,22 +189,26 @@ def board_pictures(console, client, spinning: int) -> dict:
 def print_steps(console, steps, baseline: list[float], log: str, spinning: int) -> dict:
     """The steps' table, quiet and beside the busy processes; their figures."""
     table = Table(title=f"replay: a step of {log} (target p95 <= 50 ms), beside {spinning} busy")
-    for column in ("what", "steps", "p50 ms", "p95 ms", "max ms", "busy p50", "busy p95", "x"):
+    columns = ("what", "steps", "p50 ms", "p95 ms", "max ms", "CPU mean")
+    for column in (*columns, "busy p50", "busy p95", "x"):
         table.add_column(column, justify="left" if column == "what" else "right")
     figures = {}
-    for what, times in steps["quiet"].items():
-        quiet, loaded = ms(times), ms(steps["busy"][what])
+    for what in ("random jumps", "one event on"):
+        quiet, loaded = ms(steps["quiet"][what]), ms(steps["busy"][what])
+        cpu = ms(steps["quiet"][f"{what} cpu"])[0]
         table.add_row(
-            what, str(len(quiet)), *spread(quiet), *spread(loaded)[:2], ratio(loaded, quiet)
-        )
+            what, str(len(quiet)), *spread(quiet), f"{cpu:.1f}", *spread(loaded)[:2],
+            ratio(loaded, quiet),
+        )  # fmt: skip
         key = what.replace(" ", "_")
         figures |= {
             f"{key}_p95_ms": percentile(quiet, 95),
+            f"{key}_cpu_mean_ms": cpu,
             f"{key}_busy_p95_ms": percentile(loaded, 95),
         }
     base = ms(baseline)
     table.add_row(
-        "baseline: random jumps, no checkpoints", str(len(base)), *spread(base), "", "", ""
+        "baseline: random jumps, no checkpoints", str(len(base)), *spread(base), "", "", "", ""
     )
     console.print(table)
     jump = percentile(steps["quiet"]["random jumps"], 95) / percentile(baseline, 95)
