@@ -1,8 +1,13 @@
 """What the benches share: the nearest-rank percentile, the store's times, a report of
-figures with a verdict, and the memory and CPU time of a tree of processes."""
+figures with a verdict, the memory and CPU time of a tree of processes, and processes
+that load the machine while a bench measures beside them."""
 
 import json
 import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -61,3 +66,16 @@ def process_tree(root: int) -> list[list[str]]:
             found.append(table[pid])
         frontier += [child for child, stat in table.items() if int(stat[1]) == pid]
     return found
+
+
+@contextmanager
+def busy(count: int) -> Iterator[None]:
+    """`count` processes that only spin, beside the block (a machine loaded by others),
+    each stopped after it by its own id."""
+    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    try:
+        yield
+    finally:
+        for process in spinning:
+            process.kill()
+            process.wait()

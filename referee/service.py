@@ -225,8 +225,8 @@ class Referee:
         held = self.latest.get(game_id)
         return (held["seq"], held) if held else self._snapshot(game_id)
 
-    def _snapshot(self, game_id: str) -> tuple[int, game.State | None]:
-        cached = self.store.latest_snapshot(game_id)
+    def _snapshot(self, game_id: str, until: int | None = None) -> tuple[int, game.State | None]:
+        cached = self.store.latest_snapshot(game_id, until=until)
         if cached is None:
             return 0, None
         seq, state, state_hash = cached
@@ -532,13 +532,17 @@ class Referee:
 
     def public_view_at(self, game_id: str, at: int | None = None) -> dict[str, Any]:
         """What a spectator saw just after event `at` (now, without one): the log folded
-        to that event, redacted as it was then."""
-        events = self.store.events(game_id, until=at) if at else self.store.events(game_id)
-        if not events:
+        to that event (from the trusted snapshot nearest before it), redacted as it was
+        then."""
+        if at is None:
+            return presented(game_id, self.state(game_id), None)
+        start, state = self._snapshot(game_id, until=at)
+        events = self.store.events(game_id, after=start, until=at)
+        if state is None and not events:
             self.store.version(game_id)  # 404 for an unknown game
-        if at is not None and (not events or events[-1]["seq"] != at):
+        if (events[-1]["seq"] if events else start) != at:
             raise NotFound("board/no_such_seq", f"the game has no event {at} yet", {"field": "at"})
-        return presented(game_id, game.fold(events), None)
+        return presented(game_id, game.fold(events, state), None)
 
     def round_summary(self, game_id: str, number: int, fmt: str, base: str | None = None) -> str:
         """A resolved round's public results as Markdown or BBCode (anyone may read it);

@@ -58,6 +58,7 @@ class Theatre:
         self.game_id = game_id
         self.events = events
         self._kept: dict[int, game.State] = {}
+        self._last: tuple[int, game.State | None] = (0, None)  # the last state asked for
         self._told: dict[tuple[str, bool], list[str]] = {}
         self.playable = len(events)  # the last seq that folds
         self.broken: Unplayable | None = None
@@ -79,17 +80,22 @@ class Theatre:
         return len(self.events)
 
     def state_at(self, seq: int) -> game.State:
-        """The state after event `seq`, folded from the nearest checkpoint before it."""
+        """The state after event `seq`, folded from the nearest checkpoint before it, or
+        from the last state asked for when that is nearer (a step one event on)."""
         seq = min(seq, self.playable)
         base = seq - seq % CHECKPOINT_EVERY
         while base and base not in self._kept:
             base -= CHECKPOINT_EVERY
         state = self._kept.get(base)
+        last, held = self._last
+        if base < last <= seq:
+            base, state = last, held
         for at in range(base + 1, seq + 1):
             state = self._apply(state, at)
             if at % CHECKPOINT_EVERY == 0:
                 self._kept[at] = state
         assert state is not None
+        self._last = (seq, state)  # one tuple: a thread reading it meanwhile sees a pair
         return state
 
     def _apply(self, state: game.State | None, seq: int) -> game.State:

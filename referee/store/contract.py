@@ -765,12 +765,14 @@ class EventStore(ABC):
         )
         return row[0] if row else None
 
-    def latest_snapshot(self, game_id: str) -> tuple[int, Any, str] | None:
-        """The newest cached (seq, state, state_hash), if any."""
+    def latest_snapshot(
+        self, game_id: str, *, until: int | None = None
+    ) -> tuple[int, Any, str] | None:
+        """The newest cached (seq, state, state_hash), if any (at or before seq `until`)."""
         row = self.query_one(
-            "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ?"
+            "SELECT seq, state, state_hash FROM snapshots WHERE game_id = ? AND seq <= ?"
             " ORDER BY seq DESC LIMIT 1",
-            (game_id,),
+            (game_id, MAX_SEQ if until is None else until),
         )
         return (row[0], json.loads(row[1]), row[2]) if row else None
 

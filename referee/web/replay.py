@@ -377,8 +377,8 @@ def _scene(showing: Showing) -> Scene:
     rules = registry.get(first["ruleset"])
     eyes = Eyes.parse(request.args.get("as"), len(first["players"]))
     at = _at(request.args.get("at"), theatre)
+    before = theatre.view(at - 1, eyes) if at > 1 else None  # first: the last step's state
     view = theatre.view(at, eyes)
-    before = theatre.view(at - 1, eyes) if at > 1 else None
     told = theatre.sentences(eyes, at, _narrator(rules))
     seen = theatre.seen(at, eyes)
     word, kinds = getattr(rules, "CHAPTER", ("round", ()))

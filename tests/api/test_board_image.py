@@ -2,6 +2,8 @@
 forum posts; never anything a spectator could not see then; cached by (game, seq)."""
 
 from referee.engine import game, registry
+from referee.engine.canonical import canonical, digest
+from referee.service import presented
 from referee.web.present import board
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -68,6 +70,38 @@ def test_a_sealed_chip_is_never_drawn_until_the_race_ends(client):
     assert drawn[0] == drawn[1]
 
 
+def test_a_board_after_a_snapshot_is_folded_from_it_and_never_from_a_forged_one(client, app):
+    """The board after event `at` starts from the newest trusted snapshot at or before
+    `at`, and is the board folded from the first event; a snapshot that disagrees with
+    the log is passed over."""
+    referee = app.extensions["referee"]
+    referee.snapshot_every = 3
+    game_id, auth = created(client)
+    play(client, game_id, auth, 8)
+    store = referee.store
+    events = store.events(game_id)
+    seq, state, _ = store.latest_snapshot(game_id, until=len(events) - 1)
+    assert 3 <= seq < len(events) - 1 and store.latest_snapshot(game_id, until=seq - 1)
+    forged = {**state, "players": ["Mallory"] * len(PLAYERS)}  # its hash right, not the log's
+    with store.transaction() as conn:
+        conn.execute(
+            "UPDATE snapshots SET state = ?, state_hash = ? WHERE game_id = ? AND seq = ?",
+            (canonical(forged).decode(), digest(forged), game_id, seq),
+        )
+    read, folded_from = store.events, []
+
+    def events_read(game_id, *, after=0, until=None):
+        folded_from.append(after)
+        return read(game_id, after=after, until=until)
+
+    store.events = events_read
+    for at in range(1, len(events) + 1):
+        drawn = client.get(f"/games/{game_id}/board.svg?at={at}").get_data(as_text=True)
+        then = {**presented(game_id, game.fold(events[:at]), None), "viewer": None}
+        assert drawn == str(board(registry.get("royal-turf"), then)) and "Mallory" not in drawn
+    assert any(after > 0 for after in folded_from)  # some boards started from a snapshot
+
+
 def test_a_bad_or_future_seq_is_refused_naming_at(client):
     game_id, _ = created(client)
     for at, status in (("0", 400), ("x", 400), ("9999", 404)):
@@ -120,3 +154,39 @@ def test_a_round_summary_ends_with_the_board_after_that_round(client, app):
     assert client.get(url.removeprefix("http://localhost")).status_code == 200
     bbcode = client.get(f"/games/{game_id}/rounds/0/summary?format=bbcode").get_data(as_text=True)
     assert bbcode.strip().endswith(f"[img]{url}[/img]")
+
+
+def test_generic_font_families_are_named_as_the_fonts_that_draw_them():
+    from referee.images import _named_fonts
+
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" font-family="sans-serif">'
+        '<text font-family="DejaVu Sans, Verdana, sans-serif">sans-serif, serif</text>'
+        '<text font-family="Georgia, serif">font-family=&quot;sans-serif&quot;</text></svg>'
+    )
+    named = _named_fonts(svg)
+    assert 'font-family="Liberation Sans, DejaVu Sans, sans-serif">' in named
+    assert 'font-family="DejaVu Sans, Verdana, Liberation Sans, DejaVu Sans, sans-serif"' in named
+    assert 'font-family="Georgia, Liberation Serif, DejaVu Serif, serif"' in named
+    assert ">sans-serif, serif</text>" in named  # words of a text are not families
+    assert ">font-family=&quot;sans-serif&quot;</text>" in named  # as every board escapes it
+
+
+def test_a_text_in_a_generic_family_is_drawn():
+    import io
+
+    from PIL import Image
+
+    from referee.images import png_of
+
+    def drawn(words: str) -> bytes:
+        body = f'<text x="10" y="40" font-size="30">{words}</text>' if words else ""
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 60" '
+            f'font-family="sans-serif">{body}</svg>'
+        )
+        return Image.open(io.BytesIO(png_of(svg))).convert("L").tobytes()
+
+    blank, written = drawn(""), drawn("Ann wins")
+    assert set(blank) == {255}  # white
+    assert sum(1 for value in written if value < 128) > 200  # dark letters on it

@@ -30,6 +30,15 @@ def test_the_state_at_any_seq_is_the_fold_to_it_in_any_order_of_steps(ruleset):
         assert theatre.state_at(seq)["seq"] == seq
 
 
+def test_steps_one_event_on_and_back_fold_from_the_last_state_and_change_none_handed_out():
+    events = read(str(LOGS["dark-horse-west"]))
+    theatre = Theatre(events[0]["game_id"], events)
+    walk = list(range(CHECKPOINT_EVERY - 3, 2 * CHECKPOINT_EVERY + 5))
+    handed = [(seq, theatre.state_at(seq)) for seq in walk + walk[::-1]]
+    for seq, state in handed:  # checked once all were folded
+        assert state == game.fold(events[:seq]) and state["seq"] == seq
+
+
 def test_moves_start_where_a_command_is_recorded_and_steps_go_between_them():
     events = read(str(LOGS["royal-turf"]))
     theatre = Theatre(events[0]["game_id"], events)

@@ -4,6 +4,7 @@ the pages' board (board.py) and the documentation's map (docs/tools/draw_map.py)
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .hexes import DIRECTIONS, Hex, parse_edge
 
@@ -33,7 +34,7 @@ class HexLayout:
 
     def points(self, h: Hex, scale: float = 1.0) -> str:
         """The six corners of a hex as an SVG points list, shrunk by `scale`."""
-        return " ".join(xy(self.corner(h, 30 + 60 * k, scale)) for k in range(6))
+        return _outline(self.size, self.left, self.top, h, scale)
 
     def side(self, h: Hex, direction: int) -> tuple[Point, Point]:
         """The two ends of the hex's side towards DIRECTIONS[direction]."""
@@ -43,6 +44,13 @@ class HexLayout:
         """The two ends of an edge ("q1,r1|q2,r2"), the side its two hexes share."""
         a, b = parse_edge(key)
         return self.side(a, DIRECTIONS.index((b[0] - a[0], b[1] - a[1])))
+
+
+# a board draws every hex of the map again, in the same place, for every view
+@lru_cache(maxsize=1024)
+def _outline(size: float, left: float, top: float, h: Hex, scale: float) -> str:
+    layout = HexLayout(size, left, top)
+    return " ".join(xy(layout.corner(h, 30 + 60 * k, scale)) for k in range(6))
 
 
 def xy(p: Point) -> str:

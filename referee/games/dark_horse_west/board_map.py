@@ -2,6 +2,7 @@
 may see it, cities and towns in their owners' colours (numbered, named in a <title>),
 rails on hex sides, and what a highlighted command would touch."""
 
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -42,8 +43,14 @@ def text(x: float, y: float, body: str, size: float = FONT, **attrs: Any) -> str
     """A text element, centred unless told otherwise; `body` is escaped here."""
     attrs.setdefault("text_anchor", "middle")
     attrs.setdefault("fill", INK)
-    extra = "".join(f' {k.replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items())
+    extra = _attributes(tuple(attrs.items()))
     return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}"{extra}>{escape(body)}</text>'
+
+
+# the few styles of the board's texts, each written out once
+@lru_cache(maxsize=256)
+def _attributes(attrs: tuple[tuple[str, Any], ...]) -> str:
+    return "".join(f' {k.replace("_", "-")}="{escape(str(v))}"' for k, v in attrs)
 
 
 def titled(shape: str, title: str) -> str:
