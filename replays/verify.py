@@ -20,10 +20,11 @@ from typing import Any
 
 from referee import games  # noqa: F401  (registers the rulesets)
 from referee.engine import disputes, game, registry
-from referee.engine.canonical import canonical, digest
+from referee.engine.canonical import canonical
 from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
 from referee.engine.rng import commitment, heard
+from referee.engine.state_hashes import StateHashes
 
 from .log import Event, LogLineError, parse
 from .problems import Invalid
@@ -253,10 +254,10 @@ def _seed_missing(events: list[Event], end: Event) -> None:
 
 
 def _fold_checked(events: list[Event]) -> game.State:
-    state = None
+    state, hashed = None, StateHashes()
     for event in events:
         state = _apply(state, event)
-        if digest(state) != event["state_hash"]:
+        if hashed(state) != event["state_hash"]:
             raise Invalid(
                 event["seq"], "rules/state_hash", "state_hash differs from the state the fold gives"
             )
@@ -288,10 +289,10 @@ def _rederive(
     _heard_at(draws, 1, labels)
     _compare(opening, events, 0)
     state = game.fold(opening)
-    at = len(opening)
+    at, hashed = len(opening), StateHashes()
     while at < len(events):
         with heard() as labels:
-            batch, state = _rerun(state, events[at], seed)
+            batch, state = _rerun(state, events[at], seed, hashed)
         _heard_at(draws, at + 1, labels)
         _compare(batch, events, at)
         at += len(batch)
@@ -322,7 +323,9 @@ def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:
     return game.opening(created, seed)  # a kept version (_check_rules let no other by)
 
 
-def _rerun(state: game.State, event: Event, seed: str) -> tuple[list[dict[str, Any]], game.State]:
+def _rerun(
+    state: game.State, event: Event, seed: str, hashed: StateHashes
+) -> tuple[list[dict[str, Any]], game.State]:
     if event["command"] is None:
         raise Invalid(
             event["seq"],
@@ -330,7 +333,7 @@ def _rerun(state: game.State, event: Event, seed: str) -> tuple[list[dict[str, A
             f"{event['type']} was not caused by any recorded command",
         )
     try:
-        return game.step(state, event["actor"], event["command"], seed)
+        return game.step(state, event["actor"], event["command"], seed, hashed=hashed)
     except RefereeError as exc:
         raise Invalid(
             event["seq"], "rules/refused", f"the rules refuse the recorded command: {exc.message}"
