@@ -62,6 +62,23 @@ class Report:
         return self.status == VALID
 
 
+def report_of(report: Report) -> dict:
+    """A verification report as plain JSON."""
+    return {
+        "status": report.status,
+        "valid": report.valid,
+        "events": report.events,
+        "game_id": report.game_id,
+        "ruleset": report.ruleset,
+        "ruleset_version": report.ruleset_version,
+        "seq": report.seq,
+        "code": report.code,
+        "reason": report.reason,
+        "checks": report.checks,
+        "notes": report.notes,
+    }
+
+
 def verify_file(path: str | Path) -> Report:
     """Verify one JSONL log file."""
     return verify_bytes(Path(path).read_bytes())

@@ -7,10 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import click
-from rich.progress import track
+
+from .lazy import LazyGroup
 
 
-@click.group()
+@click.group(
+    cls=LazyGroup, lazy={"step": "referee.cli.step:step", "diff": "referee.cli.dispute:diff"}
+)
 def replay() -> None:
     """Check and inspect exported game logs, offline."""
 
@@ -52,9 +55,9 @@ def replay_verify(paths, workers, redis_url, checks, as_json, receipt_files) -> 
     whole_dirs = any(Path(p).is_dir() for p in paths) and not as_json
     tally: dict[str, dict[str, int]] = {}
     reports = _verify_on_workers(files, workers, redis_url) if workers else _verify_here(files)
-    for path, report in track(
-        reports, total=len(files), description="verifying", transient=True, disable=not whole_dirs
-    ):
+    if whole_dirs:
+        reports = _with_progress(reports, len(files))
+    for path, report in reports:
         counts = tally.setdefault(
             report["ruleset"] or "?", dict.fromkeys(STATUSES + ("events",), 0)
         )
@@ -71,6 +74,13 @@ def replay_verify(paths, workers, redis_url, checks, as_json, receipt_files) -> 
         click.echo(", ".join(f"{totals[s]} {s}" for s in STATUSES))
     missing = _check_receipts(files, receipts, as_json) if receipts else 0
     sys.exit(1 if totals["invalid"] or missing else 2 if totals["partial"] else 0)
+
+
+def _with_progress(reports: Iterator[tuple[Path, dict]], total: int) -> Iterator:
+    """The reports as they come, with a progress bar while they do."""
+    from rich.progress import track
+
+    return iter(track(reports, total=total, description="verifying", transient=True))
 
 
 def _receipts(paths: tuple[str, ...]) -> list[dict]:
@@ -127,8 +137,7 @@ def _print_report(path: Path, report: dict, *, quiet: bool, checks: bool) -> Non
 
 
 def _verify_here(files: list[Path]) -> Iterator[tuple[Path, dict]]:
-    from replays.verify import verify_file
-    from workers.tasks import report_of
+    from replays.verify import report_of, verify_file
 
     for path in files:
         yield path, report_of(verify_file(path))
@@ -159,8 +168,7 @@ def _verify_on_workers(
 def _send(celery, batch: list[Path]):
     """The task verifying a batch of logs; a batch with a file that is not UTF-8 is
     verified here instead (the verifier names where it breaks; tasks carry text only)."""
-    from replays.verify import verify_file
-    from workers.tasks import report_of
+    from replays.verify import report_of, verify_file
 
     try:
         texts = [path.read_bytes().decode("utf-8") for path in batch]
@@ -249,8 +257,3 @@ def resolved_at(events: list[dict], round_number: int) -> int:
     if not counted:
         raise click.ClickException(f"round {round_number} is not resolved in this log")
     return batch_end(events, counted[0])
-
-
-from .step import step  # noqa: E402  (beside its registration)
-
-replay.add_command(step)
