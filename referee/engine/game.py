@@ -222,7 +222,7 @@ def _decide_in_turns(
             return moderator.decide(state, bare)
     else:
         assert isinstance(actor, int)
-        check_fields(bare, command_shapes(rules, clocked=clocked)[0])
+        check_fields(bare, _seat_shapes(rules, clocked))
         if bare["type"] in rules.COMMANDS:
             return sealed.complete(
                 rules.decide(state["rules"], actor, bare, rng), state["seq"], rng
@@ -234,6 +234,17 @@ def _decide_in_turns(
         return timeout_move_events(now_state, seat, rng)
 
     return sealed.complete(clocks.decide(state, actor, command, rules, play), state["seq"], rng)
+
+
+_SEAT_SHAPES: dict[tuple[ModuleType, bool], dict[str, Any]] = {}
+
+
+def _seat_shapes(rules: ModuleType, clocked: bool) -> dict[str, Any]:
+    """The seats' command shapes in a game in turns, made once per ruleset (read only)."""
+    found = _SEAT_SHAPES.get((rules, clocked))
+    if found is None:
+        found = _SEAT_SHAPES[rules, clocked] = command_shapes(rules, clocked=clocked)[0]
+    return found
 
 
 def timeout_move(state: State, seat: int) -> dict[str, Any]:
