@@ -5,13 +5,15 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from multiprocessing import get_context
-from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .lazy import LazyGroup
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 
 @click.group(
@@ -160,10 +162,12 @@ def _verified(
 
 
 @contextmanager
-def _processes(count: int) -> Iterator[Pool]:
+def _processes(count: int) -> Iterator["Pool"]:
     """`count` processes forked from this one, with the verifier already imported: each
     reads and verifies the logs it is given by path (nothing but paths and reports is
     sent between processes), and imports only the rulesets its logs name."""
+    from multiprocessing import get_context
+
     import replays.verify  # noqa: F401  (imported once, here, before the fork)
 
     with get_context("fork").Pool(count) as pool:
