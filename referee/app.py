@@ -7,9 +7,15 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import answers, api, games, health, limits, web  # noqa: F401  (games registers rulesets)
+from .engine import registry
 from .live import Gate, Herald, Hub
 from .service import Referee
 from .store import DEFAULT_PATH, open_store
+
+# the pages and the API list every ruleset: all are imported with the app (before a
+# server forks its processes), not on a first request
+for _ruleset in registry.names():
+    registry.get(_ruleset)
 
 DEFAULTS: dict[str, Any] = {
     "REFEREE_DB": DEFAULT_PATH,

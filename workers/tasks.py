@@ -10,7 +10,7 @@ from referee.engine.errors import RefereeError
 from referee.health import record_sweep
 from referee.service import GRACE_SECONDS
 from replays.log import LogLineError, parse
-from replays.verify import Report, verify_bytes, verify_events
+from replays.verify import report_of, verify_bytes, verify_events
 
 log = logging.getLogger("referee.rounds")
 
@@ -102,20 +102,3 @@ def dispute(log: str, amendment: dict, seed: str | None = None) -> dict:
         return {"error": {"code": "log/unreadable", "seq": exc.seq, "reason": exc.reason}}
     except RefereeError as exc:
         return {"error": {"code": exc.code, "reason": exc.message}}
-
-
-def report_of(report: Report) -> dict:
-    """A verification report as plain JSON."""
-    return {
-        "status": report.status,
-        "valid": report.valid,
-        "events": report.events,
-        "game_id": report.game_id,
-        "ruleset": report.ruleset,
-        "ruleset_version": report.ruleset_version,
-        "seq": report.seq,
-        "code": report.code,
-        "reason": report.reason,
-        "checks": report.checks,
-        "notes": report.notes,
-    }

@@ -4,13 +4,21 @@ import json
 import sys
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.progress import track
+
+from .lazy import LazyGroup
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
 
 
-@click.group()
+@click.group(
+    cls=LazyGroup, lazy={"step": "referee.cli.step:step", "diff": "referee.cli.dispute:diff"}
+)
 def replay() -> None:
     """Check and inspect exported game logs, offline."""
 
@@ -22,12 +30,13 @@ def replay() -> None:
     type=click.IntRange(0),
     default=0,
     show_default=True,
-    help="Fan the logs out as Celery tasks to N worker processes started here.",
+    help="Verify on N processes of this machine [0: in this process].",
 )
 @click.option(
     "--redis-url",
     default=None,
-    help="The broker for --workers [an embedded Redis]; workers elsewhere on it help too.",
+    help="Instead, send the logs as Celery tasks over this Redis, to --workers N Celery "
+    "workers started here and any others on it (other machines).",
 )
 @click.option("--checks", is_flag=True, help="Also print what each check found, per log.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON report per log instead.")
@@ -51,19 +60,15 @@ def replay_verify(paths, workers, redis_url, checks, as_json, receipt_files) -> 
     files = log_files(paths)
     whole_dirs = any(Path(p).is_dir() for p in paths) and not as_json
     tally: dict[str, dict[str, int]] = {}
-    reports = _verify_on_workers(files, workers, redis_url) if workers else _verify_here(files)
-    for path, report in track(
-        reports, total=len(files), description="verifying", transient=True, disable=not whole_dirs
-    ):
-        counts = tally.setdefault(
-            report["ruleset"] or "?", dict.fromkeys(STATUSES + ("events",), 0)
-        )
-        counts[report["status"]] += 1
-        counts["events"] += report["events"]
-        if as_json:
-            click.echo(json.dumps({"path": str(path), **report}, sort_keys=True))
-        else:
-            _print_report(path, report, quiet=whole_dirs and not checks, checks=checks)
+    with _verified(files, workers, redis_url) as reports:
+        if whole_dirs:
+            reports = _with_progress(reports, len(files))
+        for path, report in reports:
+            _tally(tally, report)
+            if as_json:
+                click.echo(json.dumps({"path": str(path), **report}, sort_keys=True))
+            else:
+                _print_report(path, report, quiet=whole_dirs and not checks, checks=checks)
     totals = {status: sum(c[status] for c in tally.values()) for status in STATUSES}
     if whole_dirs:
         _print_tally(tally)
@@ -71,6 +76,20 @@ def replay_verify(paths, workers, redis_url, checks, as_json, receipt_files) -> 
         click.echo(", ".join(f"{totals[s]} {s}" for s in STATUSES))
     missing = _check_receipts(files, receipts, as_json) if receipts else 0
     sys.exit(1 if totals["invalid"] or missing else 2 if totals["partial"] else 0)
+
+
+def _tally(tally: dict[str, dict[str, int]], report: dict) -> None:
+    """Count a report under its ruleset: its status and its events."""
+    counts = tally.setdefault(report["ruleset"] or "?", dict.fromkeys(STATUSES + ("events",), 0))
+    counts[report["status"]] += 1
+    counts["events"] += report["events"]
+
+
+def _with_progress(reports: Iterator[tuple[Path, dict]], total: int) -> Iterator:
+    """The reports as they come, with a progress bar while they do."""
+    from rich.progress import track
+
+    return iter(track(reports, total=total, description="verifying", transient=True))
 
 
 def _receipts(paths: tuple[str, ...]) -> list[dict]:
@@ -126,19 +145,47 @@ def _print_report(path: Path, report: dict, *, quiet: bool, checks: bool) -> Non
             click.echo(f"        {name}: {found}")
 
 
-def _verify_here(files: list[Path]) -> Iterator[tuple[Path, dict]]:
-    from replays.verify import verify_file
-    from workers.tasks import report_of
+@contextmanager
+def _verified(
+    files: list[Path], workers: int, redis_url: str | None
+) -> Iterator[Iterator[tuple[Path, dict]]]:
+    """(path, report) of each log, in order: here, on a pool of this machine's processes,
+    or as Celery tasks over a Redis (--redis-url)."""
+    if redis_url:
+        yield _verify_on_workers(files, workers, redis_url)
+    elif workers:
+        with _processes(workers) as pool:
+            size = max(1, min(50, len(files) // (workers * 8)))  # a few batches per process
+            yield zip(files, pool.imap(_report, files, chunksize=size), strict=True)
+    else:
+        yield ((path, _report(path)) for path in files)
 
-    for path in files:
-        yield path, report_of(verify_file(path))
+
+@contextmanager
+def _processes(count: int) -> Iterator["Pool"]:
+    """`count` processes forked from this one, with the verifier already imported: each
+    reads and verifies the logs it is given by path (nothing but paths and reports is
+    sent between processes), and imports only the rulesets its logs name."""
+    from multiprocessing import get_context
+
+    import replays.verify  # noqa: F401  (imported once, here, before the fork)
+
+    with get_context("fork").Pool(count) as pool:
+        yield pool
+
+
+def _report(path: Path) -> dict:
+    """One log verified, its report as JSON."""
+    from replays.verify import report_of, verify_file
+
+    return report_of(verify_file(path))
 
 
 def _verify_on_workers(
     files: list[Path], count: int, redis_url: str | None
 ) -> Iterator[tuple[Path, dict]]:
     """The logs shipped whole, in batches, to `referee.verify_logs` on `count` local
-    workers (and any others on the same Redis)."""
+    Celery workers (none: on the workers already on that Redis) and any others there."""
     from workers.celery_app import make_celery
 
     from .. import embedded
@@ -148,7 +195,10 @@ def _verify_on_workers(
     with tempfile.TemporaryDirectory() as tmp:
         with embedded.redis_url(Path(tmp), redis_url) as broker:
             unused = str(Path(tmp) / "unused.db")  # verifying needs no store
-            with embedded.workers(count, broker=broker, db=unused, beat=False, loglevel="WARNING"):
+            local = embedded.workers(
+                count, broker=broker, db=unused, beat=False, loglevel="WARNING"
+            )
+            with local if count else nullcontext():
                 celery = make_celery(broker)
                 sent = [_send(celery, batch) for batch in batches]
                 for batch, result in zip(batches, sent, strict=True):
@@ -159,8 +209,7 @@ def _verify_on_workers(
 def _send(celery, batch: list[Path]):
     """The task verifying a batch of logs; a batch with a file that is not UTF-8 is
     verified here instead (the verifier names where it breaks; tasks carry text only)."""
-    from replays.verify import verify_file
-    from workers.tasks import report_of
+    from replays.verify import report_of, verify_file
 
     try:
         texts = [path.read_bytes().decode("utf-8") for path in batch]
@@ -249,8 +298,3 @@ def resolved_at(events: list[dict], round_number: int) -> int:
     if not counted:
         raise click.ClickException(f"round {round_number} is not resolved in this log")
     return batch_end(events, counted[0])
-
-
-from .step import step  # noqa: E402  (beside its registration)
-
-replay.add_command(step)

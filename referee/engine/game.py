@@ -6,6 +6,7 @@ not shown to everyone) and state_hash (of the whole state after the event).
 The store adds recorded_at, prev_hash and hash.
 """
 
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -18,6 +19,7 @@ from .rng import Rng, commitment
 State = dict[str, Any]
 Record = dict[str, Any]
 Actor = int | str
+Hash = Callable[[State], str]  # a state's hash: `digest`, or a StateHashes for a run of states
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
 MODERATOR_COMMANDS = moderator.COMMANDS
@@ -144,31 +146,33 @@ def execute(state: State, actor: Actor, command: dict[str, Any], seed: str) -> l
 
 
 def step(
-    state: State, actor: Actor, command: dict[str, Any], seed: str
+    state: State, actor: Actor, command: dict[str, Any], seed: str, *, hashed: Hash = digest
 ) -> tuple[list[Record], State]:
-    """The records one command adds and the state after them."""
+    """The records one command adds and the state after them (`hashed` gives each
+    record's state_hash; a verifier re-running a log passes a StateHashes)."""
     if disputes.is_dispute_command(command):
-        return _step_dispute(state, actor, command, seed)
+        return _step_dispute(state, actor, command, seed, hashed)
     # game over: nothing more is accepted
     if state["status"] != ACTIVE:
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
     events = _decide(state, actor, command, Rng(seed))
-    records, after = _append([], state, events, actor, command, seed)
+    records, after = _append([], state, events, actor, command, seed, hashed)
     if "clock" in after or "standing" in after:
         acted = _acted(state, actor, command, records)
-        played, after = _played_for(after, acted, command, seed)
+        played, after = _played_for(after, acted, command, seed, hashed)
         records += played
-    closing, after = _closing_records(after, seed)
+    closing, after = _closing_records(after, seed, hashed)
     return records + closing, after
 
 
 def _step_dispute(
-    state: State, actor: Actor, command: dict[str, Any], seed: str
+    state: State, actor: Actor, command: dict[str, Any], seed: str, hashed: Hash
 ) -> tuple[list[Record], State]:
     """A dispute command, taken in any status but forked; it never ends a game."""
     shapes = {**disputes.MODERATOR_COMMANDS, **disputes.REFEREE_COMMANDS}
     check_fields({k: v for k, v in command.items() if k not in disputes.STAMPED}, shapes)
-    return _append([], state, disputes.decide(state, actor, command), actor, command, seed)
+    events = disputes.decide(state, actor, command)
+    return _append([], state, events, actor, command, seed, hashed)
 
 
 def _decide(state: State, actor: Actor, command: dict[str, Any], rng: Rng) -> list[Event]:
@@ -218,7 +222,7 @@ def _decide_in_turns(
             return moderator.decide(state, bare)
     else:
         assert isinstance(actor, int)
-        check_fields(bare, command_shapes(rules, clocked=clocked)[0])
+        check_fields(bare, _seat_shapes(rules, clocked))
         if bare["type"] in rules.COMMANDS:
             return sealed.complete(
                 rules.decide(state["rules"], actor, bare, rng), state["seq"], rng
@@ -230,6 +234,17 @@ def _decide_in_turns(
         return timeout_move_events(now_state, seat, rng)
 
     return sealed.complete(clocks.decide(state, actor, command, rules, play), state["seq"], rng)
+
+
+_SEAT_SHAPES: dict[tuple[ModuleType, bool], dict[str, Any]] = {}
+
+
+def _seat_shapes(rules: ModuleType, clocked: bool) -> dict[str, Any]:
+    """The seats' command shapes in a game in turns, made once per ruleset (read only)."""
+    found = _SEAT_SHAPES.get((rules, clocked))
+    if found is None:
+        found = _SEAT_SHAPES[rules, clocked] = command_shapes(rules, clocked=clocked)[0]
+    return found
 
 
 def timeout_move(state: State, seat: int) -> dict[str, Any]:
@@ -256,7 +271,7 @@ def _acted(state: State, actor: Actor, command: dict[str, Any], records: list[Re
 
 
 def _played_for(
-    state: State, acted: set[int], command: dict[str, Any], seed: str
+    state: State, acted: set[int], command: dict[str, Any], seed: str, hashed: Hash
 ) -> tuple[list[Record], State]:
     """After a batch: the moves the referee plays for seats as they are asked (a seat on
     autopilot; a seat whose standing choices answer the question, as its own command),
@@ -271,12 +286,12 @@ def _played_for(
         if found is None:
             break
         seat, actor, events = found
-        batch, state = _append([], state, events, actor, None, seed)
+        batch, state = _append([], state, events, actor, None, seed, hashed)
         records += batch
         acted = acted | {seat}
     if "clock" in state:
         clock_set = _clock_set(state, acted, command["now"])
-        batch, state = _append([], state, clock_set, REFEREE, None, seed)
+        batch, state = _append([], state, clock_set, REFEREE, None, seed, hashed)
         records += batch
     return records, state
 
@@ -353,7 +368,7 @@ def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
         )
 
 
-def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
+def _closing_records(state: State, seed: str, hashed: Hash) -> tuple[list[Record], State]:
     """GameEnded when the rules report an outcome, and SeedRevealed once play stops."""
     result = None
     if state["status"] == ACTIVE:
@@ -365,7 +380,7 @@ def _closing_records(state: State, seed: str) -> tuple[list[Record], State]:
     if result is not None:
         events.append({"type": "GameEnded", "visibility": PUBLIC, "payload": {"outcome": result}})
     events.append({"type": "SeedRevealed", "visibility": PUBLIC, "payload": {"seed": seed}})
-    return _append([], state, events, REFEREE, None, seed)
+    return _append([], state, events, REFEREE, None, seed, hashed)
 
 
 def _unrevealed(state: State) -> list[Event]:
@@ -381,6 +396,7 @@ def _append(
     actor: Actor,
     command: dict[str, Any] | None,
     seed: str,
+    hashed: Hash = digest,
 ) -> tuple[list[Record], State]:
     """Number, salt, apply and hash each event in turn."""
     records = list(records)
@@ -397,7 +413,7 @@ def _append(
             "salt": None if visibility == PUBLIC else Rng(seed).hex(f"salt/{seq}"),
         }
         state = apply(state, record)
-        record["state_hash"] = digest(state)
+        record["state_hash"] = hashed(state)
         records.append(record)
     assert state is not None
     return records, state

@@ -1,10 +1,14 @@
-"""The registry of rulesets, keyed by ruleset id."""
+"""The registry of rulesets, keyed by ruleset id. A ruleset can be known by the module
+that holds it and imported the first time it is asked for: verifying a log loads its
+own ruleset only."""
 
+from importlib import import_module
 from types import ModuleType
 
 from .errors import NotFound
 
 _RULESETS: dict[str, ModuleType] = {}
+_KNOWN: dict[str, str] = {}  # ruleset id -> the module to import for it
 
 REQUIRED = (
     "NAME",
@@ -36,18 +40,32 @@ def register(module: ModuleType) -> ModuleType:
     return module
 
 
+def know(ruleset_id: str, module: str) -> None:
+    """Name the module of a ruleset, registered when it is first asked for."""
+    _KNOWN[ruleset_id] = module
+
+
 def get(ruleset_id: str) -> ModuleType:
     """The ruleset module for an id, or NotFound."""
     try:
         return _RULESETS[ruleset_id]
     except KeyError:
+        if ruleset_id in _KNOWN:
+            return _imported(ruleset_id)
         raise NotFound(
             "ruleset/unknown",
             f"unknown ruleset {ruleset_id!r}",
-            {"ruleset": ruleset_id, "known": sorted(_RULESETS)},
+            {"ruleset": ruleset_id, "known": names()},
         ) from None
+
+
+def _imported(ruleset_id: str) -> ModuleType:
+    module = register(import_module(_KNOWN[ruleset_id]))
+    if module.NAME != ruleset_id:
+        raise TypeError(f"ruleset {module.__name__} is named {module.NAME!r}, not {ruleset_id!r}")
+    return module
 
 
 def names() -> list[str]:
     """Every registered ruleset id, sorted."""
-    return sorted(_RULESETS)
+    return sorted({*_RULESETS, *_KNOWN})

@@ -1,7 +1,6 @@
-"""The rulesets the referee serves, registered by id."""
+"""The rulesets the referee serves, known by id; each is imported when first asked for."""
 
-from ..engine.registry import register
-from . import blackout_middle, dark_horse, dark_horse_west, galloping_horse, royal_turf
+from ..engine.registry import know
 
-for _module in (galloping_horse, dark_horse, royal_turf, dark_horse_west, blackout_middle):
-    register(_module)
+for _name in ("galloping-horse", "dark-horse", "royal-turf", "dark-horse-west", "blackout-middle"):
+    know(_name, f"{__name__}.{_name.replace('-', '_')}")

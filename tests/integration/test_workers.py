@@ -57,8 +57,10 @@ def test_a_worker_names_the_seq_of_a_damaged_log(worker, log):
     assert "seq 11 found where 10 belongs" in result["reason"]
 
 
-def test_replay_verify_fans_a_directory_out_to_workers(tmp_path):
-    """`referee replay verify DIR --workers 2`: real workers on an embedded Redis."""
+@pytest.mark.parametrize("over", ["processes", "celery"])
+def test_replay_verify_fans_a_directory_out_to_workers(tmp_path, request, over):
+    """`referee replay verify DIR --workers 2`: two processes forked here; with
+    `--redis-url`, real Celery workers on a real Redis take the logs as tasks."""
     logs = tmp_path / "logs"
     logs.mkdir()
     corpus = sorted((ROOT / "replays" / "corpus").rglob("*.jsonl"))
@@ -70,15 +72,11 @@ def test_replay_verify_fans_a_directory_out_to_workers(tmp_path):
     damaged.write_bytes(bytes(data))
     text_damaged = logs / corpus[-1].name
     text_damaged.write_bytes(text_damaged.read_bytes().replace(b'"seq":9,', b'"seq":10,', 1))
+    fanned = ["--workers", "2"]
+    if over == "celery":
+        fanned += ["--redis-url", request.getfixturevalue("broker")]
     done = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "referee"),
-            "replay",
-            "verify",
-            str(logs),
-            "--workers",
-            "2",
-        ],
+        [str(Path(sys.executable).parent / "referee"), "replay", "verify", str(logs), *fanned],
         capture_output=True,
         text=True,
         timeout=300,
