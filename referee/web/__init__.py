@@ -10,9 +10,9 @@ import os
 from typing import Any
 
 from flask import Flask, Response, render_template, request
-from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from ..answers import CookieSessions
 from . import origin, pages, replay, secret
 
 csrf = CSRFProtect()
@@ -60,9 +60,10 @@ def init_app(app: Flask) -> None:
     app.after_request(_headers)
 
 
-class SessionCookie(SecureCookieSessionInterface):
+class SessionCookie(CookieSessions):
     """Flask's signed session cookie, Secure whenever the request came over HTTPS (as the
-    invite cookies are), so it works on plain http://127.0.0.1 too."""
+    invite cookies are), so it works on plain http://127.0.0.1 too; opened only for a
+    request that sent it (answers.py)."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
