@@ -22,6 +22,7 @@ import orjson
 from ..engine.canonical import canonical
 from ..engine.chain import GENESIS, rechain, seal
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable, TooLarge
+from ..loop import beside_loop, on_loop
 
 Event = dict[str, Any]
 Tail = tuple[int, str, str]  # a game's last seq, its hash and its time
@@ -230,12 +231,12 @@ class EventStore(ABC):
         """Remember why writes fail; the log says so once, when they start failing."""
         if self.trouble is None:
             said = f"{failure.message} ({cause})" if cause else failure.message
-            log.error("writes to %s are refused: %s", self.where, said)
+            on_loop(log.error, "writes to %s are refused: %s", self.where, said)
         self.trouble = failure
 
     def _recovered(self) -> None:
         if self.trouble is not None:
-            log.warning("writes to %s succeed again", self.where)
+            on_loop(log.warning, "writes to %s succeed again", self.where)
             self.trouble = None
 
     # --- writing -------------------------------------------------------------------
@@ -346,26 +347,33 @@ class EventStore(ABC):
             self._write_lock.release()
 
     def _commit_waiting(self) -> None:
-        """Every waiting append in one transaction (the write lock held), in the order of
-        their games: two processes' batches take the games' rows in one order. One alone
-        needs no savepoint."""
+        """Every waiting append in one transaction (the write lock held). In a web
+        process the transaction runs beside the event loop, which serves meanwhile: while
+        the disk flushes one batch, the process reads and decides the commands of the next."""
         with self._turn:
             batch, self._waiting = self._waiting, []
+        try:
+            beside_loop(self._commit_batch, batch)
+        finally:
+            for job in batch:
+                self._remember_tail(job)
+                job.done.set()
+
+    def _commit_batch(self, batch: list["_Append"]) -> None:
+        """A batch's transaction, its appends in the order of their games: two processes'
+        batches take the games' rows in one order. One alone needs no savepoint."""
         # the batch waits no longer than its earliest writer may
         deadline = min(job.deadline for job in batch)
         if len(batch) == 1:
             self._commit_alone(batch[0], self._batch(deadline))
-        else:
-            try:
-                with self._batch(deadline) as conn:
-                    for job in sorted(batch, key=lambda job: job.game_id):
-                        self._run(conn, job)
-            except BaseException as exc:  # nothing of the batch was written
-                for job in batch:
-                    job.events, job.error = None, exc
-        for job in batch:
-            self._remember_tail(job)
-            job.done.set()
+            return
+        try:
+            with self._batch(deadline) as conn:
+                for job in sorted(batch, key=lambda job: job.game_id):
+                    self._run(conn, job)
+        except BaseException as exc:  # nothing of the batch was written
+            for job in batch:
+                job.events, job.error = None, exc
 
     def _commit_alone(self, job: "_Append", transaction: AbstractContextManager[Conn]) -> None:
         """One append in a transaction of its own; what its writer is told if it fails."""

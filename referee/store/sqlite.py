@@ -7,8 +7,6 @@ import fcntl
 import os
 import shutil
 import sqlite3
-import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine.errors import StoreFull, StoreUnavailable
+from ..loop import os_thread_local, pause
 from . import schema
 from .contract import BUSY_SECONDS, EventStore, busy, left, log, wall_clock
 from .sqlite_files import check_existing, make_private, reader
@@ -280,23 +279,14 @@ def _hold_open(path: str) -> Any:
     return lock
 
 
-def os_thread_local() -> threading.local:
-    """Storage per OS thread, even in a process where gevent made `threading.local` per
-    greenlet (a web process): a connection per greenlet would be a connection per open
-    stream."""
-    if "gevent.monkey" in sys.modules:
-        from gevent import monkey
-
-        return monkey.get_original("threading", "local")()
-    return threading.local()
-
-
 class ProcessLock:
     """One writing process at a time, by a lock file beside the database. SQLite's own
     busy handler sleeps 1, 2, 5, 10... ms between tries, so writers in two processes
     leave the write lock idle between commits; a process waiting here tries again every
-    POLL seconds instead. The lock holds nothing itself: BEGIN IMMEDIATE still decides,
-    so a writer that does not take this lock (another tool) is still kept out."""
+    POLL seconds instead (a web process's batches wait beside its loop, on a native
+    thread that sleeps that long; a wait on the loop wakes when the loop next can). The
+    lock holds nothing itself: BEGIN IMMEDIATE still decides, so a writer that does not
+    take this lock (another tool) is still kept out."""
 
     POLL = 0.0001
 
@@ -322,7 +312,7 @@ class ProcessLock:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise busy() from None
-                time.sleep(self.POLL)
+                pause(self.POLL)
 
     def release(self) -> None:
         if self._held:

@@ -28,7 +28,9 @@ def test_a_request_without_the_session_cookie_builds_no_signer(client, http_game
     interface = client.application.session_interface
     built = []
     signer = interface.get_signing_serializer
-    monkeypatch.setattr(interface, "get_signing_serializer", lambda app: built.append(1) or signer(app))
+    monkeypatch.setattr(
+        interface, "get_signing_serializer", lambda app: built.append(1) or signer(app)
+    )
     headers = {"Authorization": f"Bearer {http_game.seats[0]}"}
     assert client.get(f"/games/{http_game.game_id}", headers=headers).status_code == 200
     assert built == []
