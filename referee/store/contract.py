@@ -107,6 +107,13 @@ class NewFork:
     due: dict[str, Any] | None
 
 
+class StoredEvents(list[Event]):
+    """The events an append stored, in order; `subscribed`: whether anyone was subscribed
+    to the game (or to the fork the append opened) when they were committed."""
+
+    subscribed = False
+
+
 class IdempotentReplay(Exception):
     """The command was already recorded under this idempotency key."""
 
@@ -287,7 +294,7 @@ class EventStore(ABC):
         due: dict[str, Any] | None = None,
         fork: NewFork | None = None,
         deadline: float | None = None,
-    ) -> list[Event]:
+    ) -> StoredEvents:
         """Append records after seq `expected`, or raise Conflict if the game moved on;
         Busy (nothing written) if the write lock is not had by `deadline`
         (time.monotonic(); `busy_seconds` from now without one).
@@ -402,7 +409,7 @@ class EventStore(ABC):
             conn.execute("RELEASE SAVEPOINT append")
             job.error = self._refusal(conn, job, exc)
 
-    def _append_in(self, conn: Conn, job: "_Append") -> list[Event]:
+    def _append_in(self, conn: Conn, job: "_Append") -> StoredEvents:
         game_id, expected, idempotency = job.game_id, job.expected, job.idempotency
         if idempotency:  # under the write lock: a twin request that won is seen here
             self.check_idempotency(game_id, *idempotency[:3], conn=conn)
@@ -413,7 +420,7 @@ class EventStore(ABC):
                 f"the game is at version {last}, not {expected}; fetch it and resend",
                 {"expected_version": expected, "version": last},
             )
-        events = self._insert(conn, game_id, last, prev, job.records, since)
+        events = StoredEvents(self._insert(conn, game_id, last, prev, job.records, since))
         if job.tokens:
             self._issue(conn, game_id, job.tokens)
         self._mark_due(conn, game_id, job.due)
@@ -421,7 +428,18 @@ class EventStore(ABC):
             self._store_fork(conn, game_id, job.fork)
         if idempotency:
             self._remember(conn, game_id, idempotency, events)
+        events.subscribed = self._subscribed(conn, game_id, job.fork)
         return events
+
+    def _subscribed(self, conn: Conn, game_id: str, fork: NewFork | None) -> bool:
+        """Whether the game (or the fork the append opened, which its subscriptions moved
+        to) has an active subscription, as this transaction commits: read here, with
+        what is read anyway, rather than in a read of its own after every command."""
+        games = (game_id, fork.game_id if fork else game_id)
+        row = conn.execute(
+            "SELECT 1 FROM subscriptions WHERE game_id IN (?, ?) AND active = 1 LIMIT 1", games
+        ).fetchone()
+        return row is not None
 
     def _refusal(self, conn: Conn | None, job: "_Append", exc: Exception) -> Exception:
         """What a failed append tells its writer: a unique-key clash is a conflict (or the
@@ -836,11 +854,11 @@ class _Append:
     due: dict[str, Any] | None
     fork: NewFork | None
     deadline: float  # time.monotonic() by which it must have the write lock, or Busy
-    events: list[Event] | None = None
+    events: StoredEvents | None = None
     error: BaseException | None = None
     done: threading.Event = field(default_factory=threading.Event)
 
-    def outcome(self) -> list[Event]:
+    def outcome(self) -> StoredEvents:
         if self.error is not None:
             raise self.error
         assert self.events is not None
