@@ -150,7 +150,9 @@ class SqliteStore(EventStore):
             return self.db.conn
         held = self._writer
         if held is None or held[0] != os.getpid():
-            held = self._writer = (os.getpid(), self._connect(any_thread=True))
+            conn = self._connect(any_thread=True)
+            conn.execute("PRAGMA busy_timeout = 0")  # the store waits itself (_begin)
+            held = self._writer = (os.getpid(), conn)
         return held[1]
 
     @contextmanager
@@ -185,7 +187,7 @@ class SqliteStore(EventStore):
             self._writers.acquire(deadline)
             if self.beginning is not None:
                 self.beginning(conn)
-            _begin(conn, deadline, self.busy_seconds)
+            _begin(conn, deadline)
             try:
                 self._check_file()
                 yield
@@ -320,19 +322,21 @@ class ProcessLock:
             self._held = False
 
 
-def _begin(conn: sqlite3.Connection, deadline: float, usual: float) -> None:
-    """BEGIN IMMEDIATE, waiting for a writer that knows nothing of the lock file no later
-    than `deadline` (SQLite's busy timeout set to what is left of it, then back to
-    `usual` seconds for the connection's reads); Busy when it is still held."""
-    conn.execute(f"PRAGMA busy_timeout = {int(left(deadline) * 1000)}")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if _is_busy(exc):
-            raise busy() from exc
-        raise
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000)}")
+def _begin(conn: sqlite3.Connection, deadline: float) -> None:
+    """BEGIN IMMEDIATE, tried again every POLL seconds while a writer that knows nothing
+    of the lock file holds SQLite's write lock, until `deadline`; Busy then. (The writing
+    connection has no busy timeout of SQLite's: setting one to what is left of each
+    deadline cost two statements, compiled anew, on every transaction.)"""
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise busy() from exc
+        pause(ProcessLock.POLL)
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
