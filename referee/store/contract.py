@@ -64,6 +64,10 @@ ROWS_PER_INSERT = 99
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then the database's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
+# a batch that took longer than this (its wait for the other process's lock and for the
+# disk) makes the next go beside the event loop; one that did not, in place: the hop to
+# a thread and back costs about as much as a commit to a disk that does not wait
+SLOW_COMMIT = 0.0005
 SEEDS_KEPT = 10_000  # seeds a process keeps read (a few hundred KiB)
 # what an upload's row costs beside its log (key, time, client, index entries): counted
 # against the upload budgets, so that they bound the number of rows too
@@ -159,6 +163,7 @@ class EventStore(ABC):
         self._waiting: list[_Append] = []
         self._turn = threading.Condition(threading.Lock())
         self._committing = False
+        self._slow_commits = True  # the last batch waited (the disk, another process)
 
     # --- what a backend supplies ----------------------------------------------------
 
@@ -355,13 +360,19 @@ class EventStore(ABC):
 
     def _commit_waiting(self) -> None:
         """Every waiting append in one transaction (the write lock held). In a web
-        process the transaction runs beside the event loop, which serves meanwhile: while
-        the disk flushes one batch, the process reads and decides the commands of the next."""
+        process, once a batch was slow (it waited for the disk or the other process), the
+        next runs beside the event loop, which serves meanwhile: while the disk flushes
+        one batch, the process reads and decides the commands of the next."""
         with self._turn:
             batch, self._waiting = self._waiting, []
+        began = time.monotonic()
         try:
-            beside_loop(self._commit_batch, batch)
+            if self._slow_commits:
+                beside_loop(self._commit_batch, batch)
+            else:
+                self._commit_batch(batch)
         finally:
+            self._slow_commits = time.monotonic() - began > SLOW_COMMIT
             for job in batch:
                 self._remember_tail(job)
                 job.done.set()

@@ -255,3 +255,49 @@ def test_in_a_web_process_a_batch_commits_beside_the_loop(tmp_path):
         check=True,
     )
     assert done.stdout.splitlines() == ["201 the loop served during the commit: True"], done.stderr
+
+
+WHERE = textwrap.dedent(
+    """
+    from gevent import monkey
+
+    monkey.patch_all()
+    import sys
+
+    import referee.store.contract as contract
+    from referee.engine import game
+    from referee.service import Referee
+    from referee.store import open_store
+
+    contract.SLOW_COMMIT = float(sys.argv[2])
+    referee = Referee(open_store(sys.argv[1]))
+    game_id = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, "s")["game_id"]
+    loop, seen = monkey.get_original("threading", "get_ident")(), []
+    ident = monkey.get_original("threading", "get_ident")
+    referee.store.before_commit = lambda: seen.append("loop" if ident() == loop else "beside")
+    for _ in range(3):
+        state = referee.state(game_id)
+        seat = game.to_move(state)[0]
+        referee.command(game_id, seat, game.legal(state, seat)[0])
+    print(" ".join(seen))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("slow_after", "where"),
+    [(0.0, "beside beside beside"), (3600.0, "beside loop loop")],
+)
+def test_a_batch_goes_beside_the_loop_after_a_slow_commit_and_stays_after_a_quick_one(
+    tmp_path, slow_after, where
+):
+    """The hop to a thread costs about as much as a commit to a disk that does not wait:
+    a web process commits in place until a commit takes longer than SLOW_COMMIT."""
+    done = subprocess.run(
+        [sys.executable, "-c", WHERE, str(tmp_path / "s.db"), str(slow_after)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.split() == where.split(), done.stderr
