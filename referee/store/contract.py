@@ -12,7 +12,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
@@ -64,10 +64,12 @@ ROWS_PER_INSERT = 99
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then the database's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
-# a batch that took longer than this (its wait for the other process's lock and for the
-# disk) makes the next go beside the event loop; one that did not, in place: the hop to
-# a thread and back costs about as much as a commit to a disk that does not wait
-SLOW_COMMIT = 0.0005
+# a web process commits a batch in place (its event loop waits) when the disk flushes
+# within SLOW_FLUSH seconds: the hop to a thread and back costs about as much; on a disk
+# slower than that, beside the loop. One batch in PROBE_EVERY commits in place to measure
+# the disk again (beside the loop, the thread's waits for the interpreter blur it)
+SLOW_FLUSH = 0.0005
+PROBE_EVERY = 100
 SEEDS_KEPT = 10_000  # seeds a process keeps read (a few hundred KiB)
 # what an upload's row costs beside its log (key, time, client, index entries): counted
 # against the upload budgets, so that they bound the number of rows too
@@ -163,7 +165,10 @@ class EventStore(ABC):
         self._waiting: list[_Append] = []
         self._turn = threading.Condition(threading.Lock())
         self._committing = False
-        self._slow_commits = True  # the last batch waited (the disk, another process)
+        self._batches = 0
+        self._beside = False  # batches commit beside the event loop: the disk is slow
+        # how long the last commit took to reach the disk, where the backend measures it
+        self.flush_seconds = 0.0
 
     # --- what a backend supplies ----------------------------------------------------
 
@@ -324,16 +329,18 @@ class EventStore(ABC):
             return job.outcome()
         with self._turn:
             self._waiting.append(job)
-            while self._committing and not job.done.is_set():
+            while self._committing and not job.done:
                 if not self._turn.wait(timeout=left(job.deadline)):
                     if job in self._waiting:  # no writer took it: nothing was written
                         self._waiting.remove(job)
                         raise busy()
                     break  # taken: its batch commits by the batch's first deadline
-            leading = not job.done.is_set() and job in self._waiting
+            leading = not job.done and job in self._waiting
             self._committing = self._committing or leading
         if not leading:
-            job.done.wait()
+            with self._turn:  # its batch is being committed: the leader tells when
+                while not job.done:
+                    self._turn.wait()
             return job.outcome()
         try:
             self._lead(job)
@@ -351,7 +358,7 @@ class EventStore(ABC):
                 if job in self._waiting:
                     self._waiting.remove(job)
             job.error = busy()
-            job.done.set()
+            job.done = True
             return
         try:
             self._commit_waiting()
@@ -360,22 +367,23 @@ class EventStore(ABC):
 
     def _commit_waiting(self) -> None:
         """Every waiting append in one transaction (the write lock held). In a web
-        process, once a batch was slow (it waited for the disk or the other process), the
-        next runs beside the event loop, which serves meanwhile: while the disk flushes
-        one batch, the process reads and decides the commands of the next."""
+        process on a slow disk, beside the event loop, which serves meanwhile: while the
+        disk flushes one batch, the process reads and decides the commands of the next."""
         with self._turn:
             batch, self._waiting = self._waiting, []
-        began = time.monotonic()
+        self._batches += 1
+        probe = self._batches % PROBE_EVERY == 1  # the first, then one in PROBE_EVERY
         try:
-            if self._slow_commits:
+            if self._beside and not probe:
                 beside_loop(self._commit_batch, batch)
             else:
+                self.flush_seconds = 0.0
                 self._commit_batch(batch)
+                self._beside = self.flush_seconds > SLOW_FLUSH
         finally:
-            self._slow_commits = time.monotonic() - began > SLOW_COMMIT
             for job in batch:
                 self._remember_tail(job)
-                job.done.set()
+                job.done = True
 
     def _commit_batch(self, batch: list["_Append"]) -> None:
         """A batch's transaction, its appends in the order of their games: two processes'
@@ -867,7 +875,7 @@ class _Append:
     deadline: float  # time.monotonic() by which it must have the write lock, or Busy
     events: StoredEvents | None = None
     error: BaseException | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    done: bool = False  # committed or refused: read and waited for under the store's _turn
 
     def outcome(self) -> StoredEvents:
         if self.error is not None:

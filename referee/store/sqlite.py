@@ -193,7 +193,9 @@ class SqliteStore(EventStore):
                 yield
                 if self.before_commit is not None:
                     self.before_commit()
+                flushing = time.monotonic()
                 conn.execute("COMMIT")
+                self.flush_seconds = time.monotonic() - flushing
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
