@@ -1,6 +1,7 @@
 """The registry of rulesets, keyed by ruleset id."""
 
 from types import ModuleType
+from typing import Any
 
 from .errors import NotFound
 
@@ -34,6 +35,13 @@ def register(module: ModuleType) -> ModuleType:
         raise TypeError(f"ruleset {module.__name__}: VERSIONS must end with VERSION")
     _RULESETS[module.NAME] = module
     return module
+
+
+def optional(rules: ModuleType, name: str, default: Any = None) -> Any:
+    """A part a ruleset may leave out (STANDING_CHOICES, resolve, inspect_orders...), or
+    `default`: read from the module's names, as getattr raises and formats an
+    AttributeError for each part a ruleset lacks, on every command."""
+    return vars(rules).get(name, default)
 
 
 def get(ruleset_id: str) -> ModuleType:
