@@ -39,7 +39,10 @@ class CookieSessions(SecureCookieSessionInterface):
     sent no session cookie."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+        if app.secret_key and (
+            "HTTP_COOKIE" not in request.environ  # no cookie at all: the API's callers
+            or not request.cookies.get(self.get_cookie_name(app))
+        ):
             return self.session_class()
         return super().open_session(app, request)
 

@@ -1,6 +1,7 @@
 """The Flask application factory."""
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -61,9 +62,28 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+class App(Flask):
+    """Flask, asking once per function whether it is a coroutine (Flask asks for every
+    hook and view on every request, and none of this app's is one)."""
+
+    SYNCED_KEPT = 1024  # functions remembered; past that, asked each time again
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._synced: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        synced = self._synced.get(func)
+        if synced is None:
+            synced = super().ensure_sync(func)
+            if len(self._synced) < self.SYNCED_KEPT:
+                self._synced[func] = synced
+        return synced
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; REFEREE_DB (config or environment) names the SQLite file."""
-    app = Flask(__name__)
+    app = App(__name__)
     app.config.from_mapping(DEFAULTS)
     if "REFEREE_DB" in os.environ:
         app.config["REFEREE_DB"] = os.environ["REFEREE_DB"]

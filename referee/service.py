@@ -35,7 +35,7 @@ from .loop import beside_loop
 from .names import name_problem
 from .notify import Subscriptions
 from .queues import GameQueues
-from .store import EventStore, IdempotentReplay
+from .store import EventStore, IdempotentReplay, StoredEvents
 
 Viewer = int | str | None
 REFEREE_ONLY = frozenset(
@@ -273,7 +273,8 @@ class Referee:
             self.latest.put(run.game_id, done.after)
         self.herald.announce(run.game_id, done.after["seq"])
         moved = done.prepared.fork.game_id if done.prepared.fork else None
-        self._notify(run.game_id, done.before, done.after, done.events, moved=moved)
+        if done.events.subscribed:  # read as the batch was committed
+            self._notify(run.game_id, done.before, done.after, done.events, moved=moved)
         self._maybe_snapshot(run.game_id, done.before["seq"], done.after)
         self.schedule(run.game_id, done.records, done.due)
         self._forked(done.prepared)
@@ -690,7 +691,7 @@ class Appended:
     before: game.State
     after: game.State
     records: list[dict[str, Any]]
-    events: list[dict[str, Any]]
+    events: StoredEvents
     due: dict[str, Any] | None
     prepared: disputes.Prepared
     respond: Callable[[list[dict[str, Any]]], tuple[int, dict[str, Any]]]

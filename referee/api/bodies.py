@@ -63,6 +63,26 @@ class CanonicalJsonParser(FlaskParser):
             self._handle_invalid_json_error(exc, req)  # type: ignore[arg-type]
         return value
 
+    def _process_location_data(
+        self,
+        location_data: Any,
+        schema: Any,
+        req: Request,
+        location: str,
+        unknown: str | None,
+        validators: Any,
+    ) -> Any:
+        """A body its schema finds plainly valid (`plain`, where it has one) as it is;
+        any other through marshmallow, which says what is wrong."""
+        plain = getattr(schema, "plain", None)
+        if plain is not None and not validators:
+            loaded = plain(location_data)
+            if loaded is not None:
+                return loaded
+        return super()._process_location_data(
+            location_data, schema, req, location, unknown, validators
+        )
+
     def _handle_invalid_json_error(self, error: Exception, req: Request, *args: Any, **kwargs: Any):
         """A 400 that says what is wrong with the body."""
         abort(400, messages={"json": [f"Invalid JSON body: {error}"]}, exc=error)

@@ -14,6 +14,7 @@ from . import clocks, disputes, moderator, registry, rounds, sealed, standing
 from .canonical import copied, digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, event, may_see
+from .registry import optional
 from .rng import Rng, commitment
 
 State = dict[str, Any]
@@ -42,7 +43,7 @@ def resolve_options(rules: ModuleType, options: dict[str, Any] | None) -> dict[s
             {"field": f"options.{unknown[0]}", "known": sorted(rules.OPTIONS)},
         )
     resolved = {**rules.OPTIONS, **options}
-    check = getattr(rules, "check_options", None)
+    check = optional(rules, "check_options")
     if check is not None:
         check(resolved)
     return resolved
@@ -57,7 +58,7 @@ def command_shapes(
     if rounds.has_rounds(rules):
         seats.update(rounds.SEAT_COMMANDS)
         moderating.update(rounds.MODERATOR_COMMANDS)
-        moderating.update(getattr(rules, "MODERATOR_COMMANDS", {}))
+        moderating.update(optional(rules, "MODERATOR_COMMANDS", {}))
     else:
         if standing.offered(rules):
             seats.update(standing.SEAT_COMMANDS)
@@ -100,7 +101,7 @@ def create(
     rules = registry.get(ruleset_id)
     check_players(rules, players)
     resolved = resolve_options(rules, options)
-    check_table = getattr(rules, "check_table", None)
+    check_table = optional(rules, "check_table")
     if check_table is not None:
         check_table(players, resolved)
     payload = {
@@ -186,7 +187,7 @@ def _decide(state: State, actor: Actor, command: dict[str, Any], rng: Rng) -> li
         check_fields(bare, rounds.REFEREE_COMMANDS)
         return rounds.resolve(state, command, rules, rng)
     if actor == MODERATOR:
-        ruled = getattr(rules, "MODERATOR_COMMANDS", {})
+        ruled = optional(rules, "MODERATOR_COMMANDS", {})
         check_fields(bare, {**MODERATOR_COMMANDS, **rounds.MODERATOR_COMMANDS, **ruled})
         if bare["type"] in rounds.MODERATOR_COMMANDS:
             return rounds.moderate(state, command)
@@ -347,7 +348,7 @@ def stamp(state: State, command: dict[str, Any], now: int) -> dict[str, Any]:
 def warnings(state: State, records: list[Record]) -> list[dict[str, Any]]:
     """For a seat's submit_orders (its OrdersSubmitted among the records): what the rules
     would drop were the round resolved now."""
-    inspect = getattr(rules_of(state), "inspect_orders", None)
+    inspect = optional(rules_of(state), "inspect_orders")
     sent = [r["payload"] for r in records if r["type"] == "OrdersSubmitted"]
     if inspect is None or not sent:
         return []
@@ -385,7 +386,7 @@ def _closing_records(state: State, seed: str, hashed: Hash) -> tuple[list[Record
 
 def _unrevealed(state: State) -> list[Event]:
     """OrdersRevealed for the orders a ruleset in turns sealed and has not revealed."""
-    unrevealed = getattr(rules_of(state), "unrevealed", None)
+    unrevealed = optional(rules_of(state), "unrevealed")
     return unrevealed(state["rules"]) if unrevealed else []
 
 
@@ -486,7 +487,7 @@ def _initial(rules: ModuleType, created: dict[str, Any]) -> Any:
 
 def versions(rules: ModuleType) -> tuple[Any, ...]:
     """Every version of a ruleset this referee re-derives (the newest, VERSION, last)."""
-    return tuple(getattr(rules, "VERSIONS", (rules.VERSION,)))
+    return tuple(optional(rules, "VERSIONS", (rules.VERSION,)))
 
 
 def fold(records: list[Record], state: State | None = None) -> State:
@@ -562,7 +563,7 @@ def legal(state: State, viewer: Actor | None) -> list[dict[str, Any]]:
     """The viewer's legal commands now (submit_orders only while its round takes orders)."""
     rules = rules_of(state)
     if not isinstance(viewer, int) and not (
-        viewer == MODERATOR and hasattr(rules, "MODERATOR_COMMANDS")
+        viewer == MODERATOR and "MODERATOR_COMMANDS" in vars(rules)
     ):
         return []
     commands = rules.legal(state["rules"], viewer)

@@ -4,6 +4,7 @@ own ruleset only."""
 
 from importlib import import_module
 from types import ModuleType
+from typing import Any
 
 from .errors import NotFound
 
@@ -43,6 +44,13 @@ def register(module: ModuleType) -> ModuleType:
 def know(ruleset_id: str, module: str) -> None:
     """Name the module of a ruleset, registered when it is first asked for."""
     _KNOWN[ruleset_id] = module
+
+
+def optional(rules: ModuleType, name: str, default: Any = None) -> Any:
+    """A part a ruleset may leave out (STANDING_CHOICES, resolve, inspect_orders...), or
+    `default`: read from the module's names, as getattr raises and formats an
+    AttributeError for each part a ruleset lacks, on every command."""
+    return vars(rules).get(name, default)
 
 
 def get(ruleset_id: str) -> ModuleType:

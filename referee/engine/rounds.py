@@ -14,6 +14,7 @@ from . import sealed
 from .errors import BadRequest, RuleViolation
 from .events import Event, event
 from .moderator import text_field
+from .registry import optional
 from .rng import Rng
 
 State = dict[str, Any]
@@ -54,7 +55,7 @@ REFEREE_COMMANDS: dict[str, Any] = {
 
 def has_rounds(rules: ModuleType) -> bool:
     """Whether a ruleset plays in sealed simultaneous rounds."""
-    return hasattr(rules, "resolve")
+    return "resolve" in vars(rules)
 
 
 def initial() -> State:
@@ -176,7 +177,7 @@ def _rules_after(state: State, events: list[Event], rules: ModuleType) -> State:
 
 def reveals_each_round(rules: ModuleType) -> bool:
     """Whether orders are revealed after each round, or kept sealed until the game ends."""
-    return getattr(rules, "REVEAL", "round") == "round"
+    return optional(rules, "REVEAL", "round") == "round"
 
 
 def _revealed(number: int, seat: int, submitted: State) -> Event:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import BadRequest
 from .events import Event, event
+from .registry import optional
 
 State = dict[str, Any]
 
@@ -28,7 +29,7 @@ SEAT_COMMANDS: dict[str, Any] = {
 
 def offered(rules: ModuleType) -> dict[str, str]:
     """The standing choices a ruleset lists (none for most)."""
-    return getattr(rules, "STANDING_CHOICES", {})
+    return optional(rules, "STANDING_CHOICES", {})
 
 
 def decide(rules: ModuleType, seat: int, command: dict[str, Any]) -> list[Event]:

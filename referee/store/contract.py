@@ -12,7 +12,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,6 +22,7 @@ import orjson
 from ..engine.canonical import canonical
 from ..engine.chain import GENESIS, rechain, seal
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable, TooLarge
+from ..loop import beside_loop, on_loop
 
 Event = dict[str, Any]
 Tail = tuple[int, str, str]  # a game's last seq, its hash and its time
@@ -63,6 +64,12 @@ ROWS_PER_INSERT = 99
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then the database's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
+# a web process commits a batch in place (its event loop waits) when the disk flushes
+# within SLOW_FLUSH seconds: the hop to a thread and back costs about as much; on a disk
+# slower than that, beside the loop. One batch in PROBE_EVERY commits in place to measure
+# the disk again (beside the loop, the thread's waits for the interpreter blur it)
+SLOW_FLUSH = 0.0005
+PROBE_EVERY = 100
 SEEDS_KEPT = 10_000  # seeds a process keeps read (a few hundred KiB)
 # what an upload's row costs beside its log (key, time, client, index entries): counted
 # against the upload budgets, so that they bound the number of rows too
@@ -104,6 +111,13 @@ class NewFork:
     copied: list[Event]
     records: list[Event]
     due: dict[str, Any] | None
+
+
+class StoredEvents(list[Event]):
+    """The events an append stored, in order; `subscribed`: whether anyone was subscribed
+    to the game (or to the fork the append opened) when they were committed."""
+
+    subscribed = False
 
 
 class IdempotentReplay(Exception):
@@ -151,6 +165,10 @@ class EventStore(ABC):
         self._waiting: list[_Append] = []
         self._turn = threading.Condition(threading.Lock())
         self._committing = False
+        self._batches = 0
+        self._beside = False  # batches commit beside the event loop: the disk is slow
+        # how long the last commit took to reach the disk, where the backend measures it
+        self.flush_seconds = 0.0
 
     # --- what a backend supplies ----------------------------------------------------
 
@@ -230,12 +248,12 @@ class EventStore(ABC):
         """Remember why writes fail; the log says so once, when they start failing."""
         if self.trouble is None:
             said = f"{failure.message} ({cause})" if cause else failure.message
-            log.error("writes to %s are refused: %s", self.where, said)
+            on_loop(log.error, "writes to %s are refused: %s", self.where, said)
         self.trouble = failure
 
     def _recovered(self) -> None:
         if self.trouble is not None:
-            log.warning("writes to %s succeed again", self.where)
+            on_loop(log.warning, "writes to %s succeed again", self.where)
             self.trouble = None
 
     # --- writing -------------------------------------------------------------------
@@ -286,7 +304,7 @@ class EventStore(ABC):
         due: dict[str, Any] | None = None,
         fork: NewFork | None = None,
         deadline: float | None = None,
-    ) -> list[Event]:
+    ) -> StoredEvents:
         """Append records after seq `expected`, or raise Conflict if the game moved on;
         Busy (nothing written) if the write lock is not had by `deadline`
         (time.monotonic(); `busy_seconds` from now without one).
@@ -311,16 +329,18 @@ class EventStore(ABC):
             return job.outcome()
         with self._turn:
             self._waiting.append(job)
-            while self._committing and not job.done.is_set():
+            while self._committing and not job.done:
                 if not self._turn.wait(timeout=left(job.deadline)):
                     if job in self._waiting:  # no writer took it: nothing was written
                         self._waiting.remove(job)
                         raise busy()
                     break  # taken: its batch commits by the batch's first deadline
-            leading = not job.done.is_set() and job in self._waiting
+            leading = not job.done and job in self._waiting
             self._committing = self._committing or leading
         if not leading:
-            job.done.wait()
+            with self._turn:  # its batch is being committed: the leader tells when
+                while not job.done:
+                    self._turn.wait()
             return job.outcome()
         try:
             self._lead(job)
@@ -338,7 +358,7 @@ class EventStore(ABC):
                 if job in self._waiting:
                     self._waiting.remove(job)
             job.error = busy()
-            job.done.set()
+            job.done = True
             return
         try:
             self._commit_waiting()
@@ -346,26 +366,40 @@ class EventStore(ABC):
             self._write_lock.release()
 
     def _commit_waiting(self) -> None:
-        """Every waiting append in one transaction (the write lock held), in the order of
-        their games: two processes' batches take the games' rows in one order. One alone
-        needs no savepoint."""
+        """Every waiting append in one transaction (the write lock held). In a web
+        process on a slow disk, beside the event loop, which serves meanwhile: while the
+        disk flushes one batch, the process reads and decides the commands of the next."""
         with self._turn:
             batch, self._waiting = self._waiting, []
+        self._batches += 1
+        probe = self._batches % PROBE_EVERY == 1  # the first, then one in PROBE_EVERY
+        try:
+            if self._beside and not probe:
+                beside_loop(self._commit_batch, batch)
+            else:
+                self.flush_seconds = 0.0
+                self._commit_batch(batch)
+                self._beside = self.flush_seconds > SLOW_FLUSH
+        finally:
+            for job in batch:
+                self._remember_tail(job)
+                job.done = True
+
+    def _commit_batch(self, batch: list["_Append"]) -> None:
+        """A batch's transaction, its appends in the order of their games: two processes'
+        batches take the games' rows in one order. One alone needs no savepoint."""
         # the batch waits no longer than its earliest writer may
         deadline = min(job.deadline for job in batch)
         if len(batch) == 1:
             self._commit_alone(batch[0], self._batch(deadline))
-        else:
-            try:
-                with self._batch(deadline) as conn:
-                    for job in sorted(batch, key=lambda job: job.game_id):
-                        self._run(conn, job)
-            except BaseException as exc:  # nothing of the batch was written
-                for job in batch:
-                    job.events, job.error = None, exc
-        for job in batch:
-            self._remember_tail(job)
-            job.done.set()
+            return
+        try:
+            with self._batch(deadline) as conn:
+                for job in sorted(batch, key=lambda job: job.game_id):
+                    self._run(conn, job)
+        except BaseException as exc:  # nothing of the batch was written
+            for job in batch:
+                job.events, job.error = None, exc
 
     def _commit_alone(self, job: "_Append", transaction: AbstractContextManager[Conn]) -> None:
         """One append in a transaction of its own; what its writer is told if it fails."""
@@ -394,7 +428,7 @@ class EventStore(ABC):
             conn.execute("RELEASE SAVEPOINT append")
             job.error = self._refusal(conn, job, exc)
 
-    def _append_in(self, conn: Conn, job: "_Append") -> list[Event]:
+    def _append_in(self, conn: Conn, job: "_Append") -> StoredEvents:
         game_id, expected, idempotency = job.game_id, job.expected, job.idempotency
         if idempotency:  # under the write lock: a twin request that won is seen here
             self.check_idempotency(game_id, *idempotency[:3], conn=conn)
@@ -405,7 +439,7 @@ class EventStore(ABC):
                 f"the game is at version {last}, not {expected}; fetch it and resend",
                 {"expected_version": expected, "version": last},
             )
-        events = self._insert(conn, game_id, last, prev, job.records, since)
+        events = StoredEvents(self._insert(conn, game_id, last, prev, job.records, since))
         if job.tokens:
             self._issue(conn, game_id, job.tokens)
         self._mark_due(conn, game_id, job.due)
@@ -413,7 +447,20 @@ class EventStore(ABC):
             self._store_fork(conn, game_id, job.fork)
         if idempotency:
             self._remember(conn, game_id, idempotency, events)
+        events.subscribed = self._subscribed(conn, game_id, job.fork)
         return events
+
+    def _subscribed(self, conn: Conn, game_id: str, fork: NewFork | None) -> bool:
+        """Whether the game (or the fork the append opened, which its subscriptions moved
+        to) has an active subscription, as this transaction commits: read here, with
+        what is read anyway, rather than in a read of its own after every command."""
+        games = (game_id,) if fork is None else (game_id, fork.game_id)
+        return any(  # one game at a time: an IN list costs SQLite a table of its own
+            conn.execute(
+                "SELECT 1 FROM subscriptions WHERE game_id = ? AND active = 1 LIMIT 1", (game,)
+            ).fetchone()
+            for game in games
+        )
 
     def _refusal(self, conn: Conn | None, job: "_Append", exc: Exception) -> Exception:
         """What a failed append tells its writer: a unique-key clash is a conflict (or the
@@ -830,11 +877,11 @@ class _Append:
     due: dict[str, Any] | None
     fork: NewFork | None
     deadline: float  # time.monotonic() by which it must have the write lock, or Busy
-    events: list[Event] | None = None
+    events: StoredEvents | None = None
     error: BaseException | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    done: bool = False  # committed or refused: read and waited for under the store's _turn
 
-    def outcome(self) -> list[Event]:
+    def outcome(self) -> StoredEvents:
         if self.error is not None:
             raise self.error
         assert self.events is not None

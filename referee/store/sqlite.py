@@ -7,8 +7,6 @@ import fcntl
 import os
 import shutil
 import sqlite3
-import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine.errors import StoreFull, StoreUnavailable
+from ..loop import os_thread_local, pause
 from . import schema
 from .contract import BUSY_SECONDS, EventStore, busy, left, log, wall_clock
 from .sqlite_files import check_existing, make_private, reader
@@ -151,7 +150,9 @@ class SqliteStore(EventStore):
             return self.db.conn
         held = self._writer
         if held is None or held[0] != os.getpid():
-            held = self._writer = (os.getpid(), self._connect(any_thread=True))
+            conn = self._connect(any_thread=True)
+            conn.execute("PRAGMA busy_timeout = 0")  # the store waits itself (_begin)
+            held = self._writer = (os.getpid(), conn)
         return held[1]
 
     @contextmanager
@@ -186,13 +187,15 @@ class SqliteStore(EventStore):
             self._writers.acquire(deadline)
             if self.beginning is not None:
                 self.beginning(conn)
-            _begin(conn, deadline, self.busy_seconds)
+            _begin(conn, deadline)
             try:
                 self._check_file()
                 yield
                 if self.before_commit is not None:
                     self.before_commit()
+                flushing = time.monotonic()
                 conn.execute("COMMIT")
+                self.flush_seconds = time.monotonic() - flushing
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -280,23 +283,14 @@ def _hold_open(path: str) -> Any:
     return lock
 
 
-def os_thread_local() -> threading.local:
-    """Storage per OS thread, even in a process where gevent made `threading.local` per
-    greenlet (a web process): a connection per greenlet would be a connection per open
-    stream."""
-    if "gevent.monkey" in sys.modules:
-        from gevent import monkey
-
-        return monkey.get_original("threading", "local")()
-    return threading.local()
-
-
 class ProcessLock:
     """One writing process at a time, by a lock file beside the database. SQLite's own
     busy handler sleeps 1, 2, 5, 10... ms between tries, so writers in two processes
     leave the write lock idle between commits; a process waiting here tries again every
-    POLL seconds instead. The lock holds nothing itself: BEGIN IMMEDIATE still decides,
-    so a writer that does not take this lock (another tool) is still kept out."""
+    POLL seconds instead (a web process's batches wait beside its loop, on a native
+    thread that sleeps that long; a wait on the loop wakes when the loop next can). The
+    lock holds nothing itself: BEGIN IMMEDIATE still decides, so a writer that does not
+    take this lock (another tool) is still kept out."""
 
     POLL = 0.0001
 
@@ -322,7 +316,7 @@ class ProcessLock:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     raise busy() from None
-                time.sleep(self.POLL)
+                pause(self.POLL)
 
     def release(self) -> None:
         if self._held:
@@ -330,19 +324,21 @@ class ProcessLock:
             self._held = False
 
 
-def _begin(conn: sqlite3.Connection, deadline: float, usual: float) -> None:
-    """BEGIN IMMEDIATE, waiting for a writer that knows nothing of the lock file no later
-    than `deadline` (SQLite's busy timeout set to what is left of it, then back to
-    `usual` seconds for the connection's reads); Busy when it is still held."""
-    conn.execute(f"PRAGMA busy_timeout = {int(left(deadline) * 1000)}")
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if _is_busy(exc):
-            raise busy() from exc
-        raise
-    finally:
-        conn.execute(f"PRAGMA busy_timeout = {int(usual * 1000)}")
+def _begin(conn: sqlite3.Connection, deadline: float) -> None:
+    """BEGIN IMMEDIATE, tried again every POLL seconds while a writer that knows nothing
+    of the lock file holds SQLite's write lock, until `deadline`; Busy then. (The writing
+    connection has no busy timeout of SQLite's: setting one to what is left of each
+    deadline cost two statements, compiled anew, on every transaction.)"""
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise busy() from exc
+        pause(ProcessLock.POLL)
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:

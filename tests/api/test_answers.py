@@ -22,3 +22,18 @@ def test_an_api_answer_sets_no_session_cookie(client, http_game):
     answer = client.get(f"/games/{http_game.game_id}")
     assert answer.status_code == 200
     assert "Set-Cookie" not in answer.headers
+
+
+def test_a_request_without_the_session_cookie_builds_no_signer(client, http_game, monkeypatch):
+    interface = client.application.session_interface
+    built = []
+    signer = interface.get_signing_serializer
+    monkeypatch.setattr(
+        interface, "get_signing_serializer", lambda app: built.append(1) or signer(app)
+    )
+    headers = {"Authorization": f"Bearer {http_game.seats[0]}"}
+    assert client.get(f"/games/{http_game.game_id}", headers=headers).status_code == 200
+    assert built == []
+    client.set_cookie("session", "anything")  # a page's visitor: the session is read
+    assert client.get(f"/games/{http_game.game_id}").status_code == 200
+    assert built

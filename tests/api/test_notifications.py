@@ -404,3 +404,29 @@ def test_a_seat_cannot_ask_for_forum_posts(client):
         headers=auth[0],
     )
     assert answer.status_code == 400 and "events" in json.dumps(answer.get_json())
+
+
+def test_a_subscription_made_by_another_process_hears_the_next_command(
+    app, client, referee, receiver, clock, backend, tmp_path, request
+):
+    """Whether a game has subscribers is read as each command is committed, in every
+    process: one that made none itself still records the notice."""
+    game_id, auth = create(client)
+    other = create_app({"REFEREE_DB": app.config["REFEREE_DB"], "TESTING": True})
+    try:
+        subscribe(other.test_client(), game_id, auth[1], kind="webhook", url=receiver.url)
+    finally:
+        other.extensions["referee"].store.close()
+    play_first(client, game_id, auth)  # in this process: seat 1 is asked
+    assert send_due(referee, T0) == ["delivered"]
+
+
+def test_a_command_in_a_game_nobody_subscribes_to_works_out_no_notices(
+    client, referee, monkeypatch
+):
+    worked = []
+    monkeypatch.setattr(referee.subscriptions, "of", lambda *a: worked.append(a) or [])
+    monkeypatch.setattr("referee.notify.Batch", lambda *a, **k: worked.append(a))
+    game_id, auth = create(client)
+    play_first(client, game_id, auth)
+    assert worked == []

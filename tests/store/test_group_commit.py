@@ -5,6 +5,9 @@ committed alone. And one writing process at a time, by the lock file beside the 
 The batch is made without timing: the first writer is held inside its commit (the
 store's before_commit hook waits on an event) until the others are queued."""
 
+import subprocess
+import sys
+import textwrap
 import threading
 
 import pytest
@@ -194,3 +197,116 @@ def test_one_writing_process_at_a_time_and_a_bounded_wait_for_the_other(sqlite_s
     finally:
         store._writers.release()
     assert other.append(game_id, expected, records)[0]["seq"] == expected + 1
+
+
+ON_THE_LOOP = textwrap.dedent(
+    """
+    from gevent import monkey
+
+    monkey.patch_all()
+    import sys
+    import time
+
+    import gevent
+
+    import referee.store.contract as contract
+    from referee.engine import game
+    from referee.service import Referee
+    from referee.store import open_store
+
+    referee = Referee(open_store(sys.argv[1]))
+    game_id = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, "s")["game_id"]
+    ticks, seen = [0], []
+
+
+    def tick():
+        while True:
+            gevent.sleep(0.001)
+            ticks[0] += 1
+
+
+    def before_commit():
+        # as a disk flushing: held until the loop has ticked 3 times, which a commit on
+        # the loop would never see (it gives up after 30 s)
+        began, give_up = ticks[0], time.monotonic() + 30
+        while ticks[0] < began + 3 and time.monotonic() < give_up:
+            pass
+        seen.append(ticks[0] - began >= 3)
+
+
+    def move():
+        state = referee.state(game_id)
+        seat = game.to_move(state)[0]
+        return referee.command(game_id, seat, game.legal(state, seat)[0])[0]
+
+
+    contract.SLOW_FLUSH = 0.0  # every disk is slow: the first batch (in place) finds so
+    move()
+    referee.store.before_commit = before_commit
+    gevent.spawn(tick)
+    gevent.sleep(0)
+    status = move()
+    print(status, "the loop served during the commit:", seen == [True])
+    """
+)
+
+
+def test_in_a_web_process_a_batch_commits_beside_the_loop(tmp_path):
+    """While a batch's transaction runs and the disk flushes, the process's loop serves
+    (its other requests are read, decided and queued for the next batch)."""
+    done = subprocess.run(
+        [sys.executable, "-c", ON_THE_LOOP, str(tmp_path / "s.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.splitlines() == ["201 the loop served during the commit: True"], done.stderr
+
+
+WHERE = textwrap.dedent(
+    """
+    from gevent import monkey
+
+    monkey.patch_all()
+    import sys
+
+    import referee.store.contract as contract
+    from referee.engine import game
+    from referee.service import Referee
+    from referee.store import open_store
+
+    contract.SLOW_FLUSH = float(sys.argv[2])
+    contract.PROBE_EVERY = 3
+    referee = Referee(open_store(sys.argv[1]))
+    game_id = referee.create_game("galloping-horse", ["A", "B", "C", "D"], {}, "s")["game_id"]
+    loop, seen = monkey.get_original("threading", "get_ident")(), []
+    ident = monkey.get_original("threading", "get_ident")
+    referee.store.before_commit = lambda: seen.append("loop" if ident() == loop else "beside")
+    for _ in range(5):
+        state = referee.state(game_id)
+        seat = game.to_move(state)[0]
+        referee.command(game_id, seat, game.legal(state, seat)[0])
+    print(" ".join(seen))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("slow_after", "where"),
+    [(0.0, "loop beside beside loop beside"), (3600.0, "loop loop loop loop loop")],
+)
+def test_batches_go_beside_the_loop_on_a_slow_disk_and_one_in_so_many_measures_it(
+    tmp_path, slow_after, where
+):
+    """The hop to a thread costs about as much as a flush to a disk that does not wait:
+    a web process commits in place unless the disk took longer than SLOW_FLUSH to flush
+    the last batch that committed in place (the first, then one in PROBE_EVERY)."""
+    done = subprocess.run(
+        [sys.executable, "-c", WHERE, str(tmp_path / "s.db"), str(slow_after)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.split() == where.split(), done.stderr
