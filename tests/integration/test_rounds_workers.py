@@ -180,18 +180,22 @@ def seated(game: int) -> list[str]:
     return [f"p{i}" for i in range(count)]
 
 
-def _play_until_over(referee, games, choose, rng_class, timeout=600.0):
+def _play_until_over(referee, games, choose, rng_class, stall=300.0):
     """Every seat of every game submits through the service; the worker resolves. The
-    service reads the events the worker appended after the state it holds."""
+    service reads the events the worker appended after the state it holds. Fails when no
+    game moved on for `stall` seconds (a slow machine only makes it take longer)."""
     from referee.engine import game as engine
 
     bots = {game_id: rng_class(f"bot:{i}") for game_id, i in games.items()}
     turns = dict.fromkeys(games, 0)
-    stop = time.monotonic() + timeout
+    seen = dict.fromkeys(games, 0)
+    stop = time.monotonic() + stall
     while time.monotonic() < stop:
         waiting = sent = 0
         for game_id in games:
             state = referee.state(game_id)
+            if state["seq"] != seen[game_id]:
+                seen[game_id], stop = state["seq"], time.monotonic() + stall
             if engine.is_over(state):
                 continue
             waiting += 1
@@ -209,4 +213,4 @@ def _play_until_over(referee, games, choose, rng_class, timeout=600.0):
             return
         if not sent:
             time.sleep(0.05)  # every game waits for the worker: leave it the CPU
-    raise AssertionError("bot games did not finish")
+    raise AssertionError(f"no bot game moved on for {stall} s")
