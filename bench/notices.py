@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 # far more than a person: off here and in the servers it starts (they inherit it)
 os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 
-from measures import busy, percentile  # noqa: E402
+from measures import busy, cpu_seconds, percentile  # noqa: E402
 
 from referee import embedded  # noqa: E402
 from referee.app import create_app  # noqa: E402
@@ -57,14 +57,15 @@ READY_SECONDS = 120  # the most it waits for the worker's first sweep
 
 
 class Receiver(ThreadingHTTPServer):
-    """Notes (delivery id, the notice's seq, when it arrived) of each verified POST."""
+    """Notes (delivery id: the notice's game and seq, when it arrived) of each verified
+    POST."""
 
     daemon_threads = True
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), Handler)
         self.secrets: dict[str, str] = {}
-        self.arrived: dict[str, tuple[int, float]] = {}  # the first arrival of each id
+        self.arrived: dict[str, tuple[str, int, float]] = {}  # the first arrival of each id
         self.again = 0  # arrivals of an id already arrived (at least once: allowed)
         self.forged = 0
         self.lock = threading.Lock()
@@ -89,7 +90,7 @@ class Handler(BaseHTTPRequestHandler):
             if headers["webhook-id"] in server.arrived:
                 server.again += 1
             else:
-                server.arrived[headers["webhook-id"]] = (notice["seq"], at)
+                server.arrived[headers["webhook-id"]] = (notice["game_id"], notice["seq"], at)
         self._answer(204)
 
     def _answer(self, status: int) -> None:
@@ -128,6 +129,7 @@ class Bench:
         self.store = app.extensions["referee"].store
         self.receiver, self.subscriptions, self.notice = receiver, subscriptions, notice
         self.port = receiver.server_address[1]
+        self.worker = 0  # the worker's process id, once started
 
     def wait_for_worker(self) -> None:
         """Until the worker's beat has swept once: its process is up and takes tasks."""
@@ -140,6 +142,8 @@ class Bench:
     def run(self, name: str, moves: int) -> dict[str, Any]:
         """Play one game of `moves` moves; its figures once every delivery settled."""
         game_id, auth = self.subscribed(name)
+        load = os.getloadavg()[0]
+        cpu = {"worker": cpu_seconds(self.worker), "bench": time.process_time()}
         sent: dict[int, float] = {}
         commands, last_answer = [], 0.0
         for _ in range(moves):
@@ -150,8 +154,12 @@ class Bench:
             commands.append(last_answer - started)
             time.sleep(max(0.0, 0.5 - (last_answer - started)))  # a move a half second
         counted = self.settled(game_id)
+        worker_cpu = cpu_seconds(self.worker) - cpu["worker"]
+        bench_cpu = time.process_time() - cpu["bench"]
         with self.receiver.lock:
-            arrived = [(seq, at) for seq, at in self.receiver.arrived.values() if seq in sent]
+            arrived = [
+                (seq, at) for game, seq, at in self.receiver.arrived.values() if game == game_id
+            ]
         latencies = [at - sent[seq] for seq, at in arrived]
         last = max((at for _, at in arrived), default=last_answer)
         return {
@@ -162,6 +170,11 @@ class Bench:
             "max": round(max(latencies), 3) if latencies else None,
             "last_after_moves": round(last - last_answer, 3),
             "command_p95": round(percentile(commands, 95), 3),
+            # CPU of the worker (all its processes) and of this one (the app's commands,
+            # the receiver), per delivery; the machine's load when the run began
+            "worker_cpu_ms": round(1000 * worker_cpu / max(1, counted["deliveries"]), 2),
+            "bench_cpu_ms": round(1000 * bench_cpu / max(1, counted["deliveries"]), 2),
+            "load": round(load, 1),
         }
 
     def subscribed(self, name: str) -> tuple[str, list[dict[str, str]]]:
@@ -252,7 +265,8 @@ def measured(args: argparse.Namespace, var: Path) -> dict[str, Any]:
     bench = Bench(app, server, receiver, args.subscriptions, args.notice)
     runs: dict[str, Any] = {}
     try:
-        with embedded.workers(1, broker=broker, db=db, loglevel="WARNING"):
+        with embedded.workers(1, broker=broker, db=db, loglevel="WARNING") as started:
+            bench.worker = started[0].pid
             bench.wait_for_worker()
             runs["quiet"] = bench.run("quiet", args.moves)
             if args.busy:
@@ -273,7 +287,8 @@ def printed(figures: dict[str, Any]) -> None:
     )
     table = Table(title=title)
     columns = ("run", "deliveries", "arrived", "dropped", "pending", "p50 s", "p95 s", "max s")
-    for column in (*columns, "last after moves s", "command p95 s"):
+    more = ("last after moves s", "command p95 s", "CPU ms: worker", "bench", "load")
+    for column in (*columns, *more):
         table.add_column(column, justify="left" if column == "run" else "right")
     for name in ("quiet", "busy"):
         run = figures.get(name)
@@ -286,10 +301,18 @@ def printed(figures: dict[str, Any]) -> None:
                 str(run[k])
                 for k in ("deliveries", "arrived", "dropped", "pending", "p50", "p95", "max")
             ),
-            str(run["last_after_moves"]),
-            str(run["command_p95"]),
+            *(
+                str(run[k])
+                for k in (
+                    "last_after_moves",
+                    "command_p95",
+                    "worker_cpu_ms",
+                    "bench_cpu_ms",
+                    "load",
+                )
+            ),
         )
-    console = Console(width=150)
+    console = Console(width=170)
     console.print(table)
     verdicts = [f"quiet p95 <= {TARGET_P95} s: {'PASS' if figures['quiet_met'] else 'MISS'}"]
     if "ratio" in figures:
