@@ -4,8 +4,9 @@ A seat or the moderator subscribes a target to a game: a webhook URL (signed as 
 Standard Webhooks specification says, so a receiver checks it with an existing library)
 or an Apprise URL (Discord, Slack, Matrix, Telegram, e-mail by mailto://...). After every
 append the referee works out the notices each subscription's owner is due, from the log
-as that owner may see it, and records one delivery per notice; a Celery task sends it,
-at least once, retried with backoff for some five and a half hours. A target reaches only
+as that owner may see it, and records one delivery per notice, all in one transaction; a
+Celery task sends a batch of them side by side on kept connections, each at least once,
+retried with backoff for some five and a half hours. A target reaches only
 public addresses unless the operator allows others (notify_guard). Nothing here enters the
 game's log, and a failure here never blocks a command.
 """
