@@ -239,8 +239,12 @@ class Bench:
             if not counts.get("pending") or time.monotonic() > stop:
                 break
             time.sleep(0.2)
+        retried = self.store.query(
+            "SELECT count(*) FROM deliveries WHERE game_id = ? AND attempts > 1", (game_id,)
+        )[0][0]
         return {
             "deliveries": sum(counts.values()),
+            "retried": retried,
             "delivered": counts.get("delivered", 0),
             "dropped": counts.get("dropped", 0),
             "pending": counts.get("pending", 0),
@@ -296,7 +300,8 @@ def printed(figures: dict[str, Any]) -> None:
         f" ({figures['notice']}), {figures['moves']} moves, 1 worker"
     )
     table = Table(title=title)
-    columns = ("run", "deliveries", "arrived", "dropped", "pending", "p50 s", "p95 s", "max s")
+    columns = ("run", "deliveries", "arrived", "dropped", "retried", "pending")
+    columns += ("p50 s", "p95 s", "max s")
     more = ("last after moves s", "command p95 s", "CPU ms: worker", "bench", "load")
     for column in (*columns, *more):
         table.add_column(column, justify="left" if column == "run" else "right")
@@ -312,7 +317,8 @@ def printed(figures: dict[str, Any]) -> None:
             label,
             *(
                 str(run[k])
-                for k in ("deliveries", "arrived", "dropped", "pending", "p50", "p95", "max")
+                for k in ("deliveries", "arrived", "dropped", "retried", "pending")
+                + ("p50", "p95", "max")
             ),
             *(
                 str(run[k])
