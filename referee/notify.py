@@ -213,8 +213,8 @@ class Subscriptions:
         due = []
         now = self.clock()
         with self.store.transaction() as conn:
-            for subscription, notices_ in found:
-                for notice in notices_:
+            for subscription, theirs in found:
+                for notice in theirs:
                     delivery_id = "msg_" + secrets.token_hex(10)
                     when = notice.pop("send_at", now)
                     cursor = conn.execute(

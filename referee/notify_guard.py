@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import apprise
+import certifi
 from urllib3 import PoolManager
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -294,9 +295,10 @@ class GuardedHTTPSPool(HTTPSConnectionPool):
 def webhook_pool(*, connections: int = 1, targets: int = 10) -> PoolManager:
     """urllib3's pools, connecting only through the guard and straight to the target
     (urllib3 reads no proxy from the environment, which would resolve the target out of
-    the guard's sight, and keeps no cookie); up to `connections` kept open to each of the
-    last `targets` targets."""
-    pools = PoolManager(num_pools=targets, maxsize=connections)
+    the guard's sight, and keeps no cookie), checking certificates against certifi's
+    authorities as requests did; up to `connections` kept open to each of the last
+    `targets` targets."""
+    pools = PoolManager(num_pools=targets, maxsize=connections, ca_certs=certifi.where())
     pools.pool_classes_by_scheme = {  # type: ignore[assignment]
         "http": GuardedHTTPPool,
         "https": GuardedHTTPSPool,
