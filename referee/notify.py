@@ -4,8 +4,9 @@ A seat or the moderator subscribes a target to a game: a webhook URL (signed as 
 Standard Webhooks specification says, so a receiver checks it with an existing library)
 or an Apprise URL (Discord, Slack, Matrix, Telegram, e-mail by mailto://...). After every
 append the referee works out the notices each subscription's owner is due, from the log
-as that owner may see it, and records one delivery per notice; a Celery task sends it,
-at least once, retried with backoff for some five and a half hours. A target reaches only
+as that owner may see it, and records one delivery per notice, all in one transaction; a
+Celery task sends a batch of them side by side on kept connections, each at least once,
+retried with backoff for some five and a half hours. A target reaches only
 public addresses unless the operator allows others (notify_guard). Nothing here enters the
 game's log, and a failure here never blocks a command.
 """
@@ -14,14 +15,17 @@ import base64
 import functools
 import json
 import logging
+import os
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
 import apprise
-import requests
+import urllib3
 from standardwebhooks.webhooks import Webhook
 
 from . import notices, notify_guard
@@ -42,6 +46,16 @@ MAX_PER_GAME = 30
 LEASE = 60  # a delivery being sent is not sent again by the sweeper for this long
 SECRET_OVERLAP = 86400  # a rotated-out webhook secret still signs for a day
 SEND_TIMEOUT = 10
+# deliveries sent at once by one sender (a slow target holds up only its own), and the
+# most one task claims: the worst batch (every target slow to connect and to answer)
+# takes two rounds of 2 * SEND_TIMEOUT, within its LEASE
+SENDERS = 16
+BATCH = 2 * SENDERS
+# a delivery handed to a sender when it was recorded is left to that sender's task this
+# long before the sweeper sends it again (the task may wait behind others: sending the
+# whole queue again every sweep would only lengthen it)
+HANDED_GRACE = 30
+TARGETS_KEPT = 50  # the targets (scheme, host, port) a sender keeps connections open to
 MAX_REMINDERS = 5
 KINDS = ("webhook", "apprise")
 SUBSCRIPTION_COLUMNS = (
@@ -191,91 +205,110 @@ class Subscriptions:
     # --- deliveries ----------------------------------------------------------------
 
     def record(
-        self, subscription: dict[str, Any], found: list[dict[str, Any]], at: int
+        self, found: list[tuple[dict[str, Any], list[dict[str, Any]]]], at: int
     ) -> list[str]:
-        """A delivery per notice (one only, however often the same notice is found); the
-        ids of those new and due by `at`."""
+        """A delivery per notice of each (subscription, its notices), one only however
+        often the same notice is found, all in one transaction; the ids of those new and
+        due by `at`."""
         due = []
         now = self.clock()
         with self.store.transaction() as conn:
-            for notice in found:
-                delivery_id = "msg_" + secrets.token_hex(10)
-                when = notice.pop("send_at", now)
-                key = ":".join(
-                    str(x)
-                    for x in (
-                        subscription["subscription_id"],
-                        notice["kind"],
-                        notice["seq"],
-                        notice.get("deadline", ""),
-                        notice.get("hours", ""),
+            for subscription, theirs in found:
+                for notice in theirs:
+                    delivery_id = "msg_" + secrets.token_hex(10)
+                    when = notice.pop("send_at", now)
+                    cursor = conn.execute(
+                        "INSERT INTO deliveries (delivery_id, subscription_id, game_id,"
+                        " key, seq, kind, notice, status, attempts, next_at, answer,"
+                        " created_at, updated_at) VALUES"
+                        " (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)"
+                        " ON CONFLICT DO NOTHING",
+                        (
+                            delivery_id,
+                            subscription["subscription_id"],
+                            subscription["game_id"],
+                            _key(subscription, notice),
+                            notice["seq"],
+                            notice["kind"],
+                            json.dumps(notice, sort_keys=True),
+                            when,
+                            now,
+                            now,
+                        ),
                     )
-                )
-                cursor = conn.execute(
-                    "INSERT INTO deliveries (delivery_id, subscription_id, game_id,"
-                    " key, seq, kind, notice, status, attempts, next_at, answer, created_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, ?)"
-                    " ON CONFLICT DO NOTHING",
-                    (
-                        delivery_id,
-                        subscription["subscription_id"],
-                        subscription["game_id"],
-                        key,
-                        notice["seq"],
-                        notice["kind"],
-                        json.dumps(notice, sort_keys=True),
-                        when,
-                        now,
-                        now,
-                    ),
-                )
-                if cursor.rowcount and when <= at:
-                    due.append(delivery_id)
+                    if cursor.rowcount and when <= at:
+                        due.append(delivery_id)
         return due
 
-    def due(self, now: int) -> list[str]:
-        """Pending deliveries whose time has come (first attempts, retries, reminders)."""
+    def due(self, now: int, *, grace: int = 0) -> list[str]:
+        """Pending deliveries whose time has come (first attempts, retries, reminders);
+        one handed to a sender as it was recorded or sent again (its `next_at` is still
+        when that was) only once it is `grace` seconds old."""
         rows = self.store.query(
             "SELECT delivery_id FROM deliveries WHERE status = 'pending' AND next_at <= ?"
+            " AND NOT (next_at = updated_at AND updated_at > ?)"
             " ORDER BY next_at, delivery_id LIMIT 1000",
-            (now,),
+            (now, now - grace),
         )
         return [row[0] for row in rows]
 
-    def claim(self, delivery_id: str, now: int) -> dict[str, Any] | None:
-        """The delivery and its subscription, leased to this sender for LEASE seconds;
-        None when it is not due, already sent, or being sent."""
+    def claim(self, delivery_ids: list[str], now: int) -> list[dict[str, Any]]:
+        """Those of the deliveries that are due, each with its subscription (None when it
+        was removed), leased to this sender for LEASE seconds in one transaction; none
+        that is not due, already sent, or being sent."""
+        if not delivery_ids:
+            return []
+        marks = ", ".join("?" * len(delivery_ids))
         with self.store.transaction() as conn:
-            row = conn.execute(
-                "UPDATE deliveries SET next_at = ? WHERE delivery_id = ? AND status = 'pending'"
-                " AND next_at <= ? RETURNING delivery_id, subscription_id, game_id, notice,"
-                " attempts",
-                (now + LEASE, delivery_id, now),
-            ).fetchone()
-        if row is None:
-            return None
-        subscription = self.one(row[1])
-        if subscription is None:
-            self.finish(delivery_id, "dropped", "the subscription was removed", now)
-            return None
-        return {
-            "delivery_id": row[0],
-            "notice": json.loads(row[3]),
-            "attempts": row[4],
-            "subscription": subscription,
-        }
+            rows = conn.execute(
+                "UPDATE deliveries SET next_at = ? WHERE status = 'pending' AND next_at <= ?"
+                f" AND delivery_id IN ({marks})"
+                " RETURNING delivery_id, subscription_id, notice, attempts",
+                (now + LEASE, now, *delivery_ids),
+            ).fetchall()
+        held = self._subscriptions(sorted({row[1] for row in rows}))
+        order = {delivery_id: n for n, delivery_id in enumerate(delivery_ids)}
+        return [
+            {
+                "delivery_id": row[0],
+                "notice": json.loads(row[2]),
+                "attempts": row[3],
+                "subscription": held.get(row[1]),
+            }
+            for row in sorted(rows, key=lambda row: order[row[0]])
+        ]
 
-    def finish(
-        self, delivery_id: str, status: str, answer: str, now: int, *, tried: bool = True
-    ) -> None:
+    def _subscriptions(self, subscription_ids: list[str]) -> dict[str, dict[str, Any]]:
+        if not subscription_ids:
+            return {}
+        marks = ", ".join("?" * len(subscription_ids))
+        rows = self.store.columns(
+            f"SELECT {SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE subscription_id IN ({marks})",
+            tuple(subscription_ids),
+        )
+        return {row["subscription_id"]: row for row in rows}
+
+    def settle(self, attempts: list[tuple[dict[str, Any], str, str]], now: int) -> dict[str, str]:
+        """Write what became of claimed deliveries, each (claimed, `delivered`, `dropped`
+        or `failed`, what happened), in one transaction; each one's outcome: `delivered`,
+        `dropped`, `retrying` or `failed` (the last attempt: the subscription stopped)."""
+        outcomes = {}
         with self.store.transaction() as conn:
-            conn.execute(
-                "UPDATE deliveries SET status = ?, answer = ?, updated_at = ?,"
-                " attempts = attempts + ? WHERE delivery_id = ?",
-                (status, answer[:500], now, int(tried), delivery_id),
-            )
+            for claimed, status, detail in attempts:
+                delivery_id = claimed["delivery_id"]
+                if status == "failed":
+                    outcomes[delivery_id] = self._failed(conn, claimed, detail, now)
+                    continue
+                answer = "delivered" if status == "delivered" else detail
+                conn.execute(
+                    "UPDATE deliveries SET status = ?, answer = ?, updated_at = ?,"
+                    " attempts = attempts + ? WHERE delivery_id = ?",
+                    (status, answer[:500], now, int(status == "delivered"), delivery_id),
+                )
+                outcomes[delivery_id] = status
+        return outcomes
 
-    def failed(self, claimed: dict[str, Any], detail: str, now: int) -> str:
+    def _failed(self, conn: Any, claimed: dict[str, Any], detail: str, now: int) -> str:
         """A failed attempt: retried after the next backoff, or (the last) given up and
         the subscription stopped. What the target answered goes to the service's log
         only: its owner learns nothing of what its URL reaches but delivered or not."""
@@ -284,24 +317,25 @@ class Subscriptions:
         subscription_id = claimed["subscription"]["subscription_id"]
         log.info("delivery %s (%s) attempt %d: %s", delivery_id, subscription_id, attempts, detail)
         if attempts <= len(BACKOFF):
-            with self.store.transaction() as conn:
-                conn.execute(
-                    "UPDATE deliveries SET attempts = ?, next_at = ?, answer = ?, updated_at = ?"
-                    " WHERE delivery_id = ?",
-                    (attempts, now + BACKOFF[attempts - 1], SAID["failed"], now, delivery_id),
-                )
+            conn.execute(
+                "UPDATE deliveries SET attempts = ?, next_at = ?, answer = ?, updated_at = ?"
+                " WHERE delivery_id = ?",
+                (attempts, now + BACKOFF[attempts - 1], SAID["failed"], now, delivery_id),
+            )
             return "retrying"
-        self.finish(delivery_id, "failed", SAID["gave_up"], now)
+        conn.execute(
+            "UPDATE deliveries SET status = 'failed', answer = ?, updated_at = ?,"
+            " attempts = ? WHERE delivery_id = ?",
+            (SAID["gave_up"], now, attempts, delivery_id),
+        )
         reason = (
             f"none of {attempts} attempts over {GIVE_UP_AFTER / 3600:.1f} hours was delivered;"
             " send one again to start again"
         )
-        with self.store.transaction() as conn:
-            conn.execute(
-                "UPDATE subscriptions SET active = 0, disabled_reason = ?"
-                " WHERE subscription_id = ?",
-                (reason, subscription_id),
-            )
+        conn.execute(
+            "UPDATE subscriptions SET active = 0, disabled_reason = ? WHERE subscription_id = ?",
+            (reason, subscription_id),
+        )
         log.warning("subscription %s stopped: the last attempt: %s", subscription_id, detail)
         return "failed"
 
@@ -347,6 +381,23 @@ class Subscriptions:
                 (subscription_id,),
             )
         return self.log_of(subscription_id, delivery_id=delivery_id)[0]
+
+
+def _key(subscription: dict[str, Any], notice: dict[str, Any]) -> str:
+    """What makes a notice one delivery of a subscription, however often it is found."""
+    parts = (
+        subscription["subscription_id"],
+        notice["kind"],
+        notice["seq"],
+        notice.get("deadline", ""),
+        notice.get("hours", ""),
+    )
+    return ":".join(str(x) for x in parts)
+
+
+def in_batches(delivery_ids: list[str]) -> list[list[str]]:
+    """The deliveries in the batches one task sends (BATCH at most)."""
+    return [delivery_ids[n : n + BATCH] for n in range(0, len(delivery_ids), BATCH)]
 
 
 def new_secret() -> str:
@@ -481,6 +532,39 @@ def _utc(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def send_all(
+    claimed: list[dict[str, Any]], now: int, *, allow: AllowList | None = None
+) -> list[tuple[bool, str]]:
+    """One attempt at each claimed delivery, up to SENDERS side by side: (delivered,
+    what happened) of each, in order."""
+
+    def attempt(one: dict[str, Any]) -> tuple[bool, str]:
+        try:
+            return send(one["subscription"], one["delivery_id"], one["notice"], now, allow=allow)
+        except Exception as exc:  # noqa: BLE001 - one target's fault fails its attempt only
+            log.exception("delivery %s: the send raised", one["delivery_id"])
+            return False, f"raised {type(exc).__name__}"
+
+    if len(claimed) < 2:
+        return [attempt(one) for one in claimed]
+    return list(_senders().map(attempt, claimed))
+
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _senders() -> ThreadPoolExecutor:
+    """This process's SENDERS threads, started as first needed and kept (starting them
+    for every batch costs more than sending it); a forked process starts its own."""
+    with _pools_lock:
+        pid = os.getpid()
+        if pid not in _pools:
+            _pools.clear()
+            _pools[pid] = ThreadPoolExecutor(SENDERS, thread_name_prefix="sender")
+        return _pools[pid]
+
+
 def send(
     subscription: dict[str, Any],
     delivery_id: str,
@@ -515,22 +599,24 @@ def _post(subscription, delivery_id, notice, now) -> tuple[bool, str]:
     signature = " ".join(Webhook(key).sign(delivery_id, stamp, body) for key in keys)
     headers = {
         "content-type": "application/json",
+        "user-agent": "referee",
         "webhook-id": delivery_id,
         "webhook-timestamp": str(sent_at),
         "webhook-signature": signature,
     }
     try:
-        with notify_guard.webhook_session() as session:
-            answer = session.post(
-                subscription["url"],
-                data=body,
-                headers=headers,
-                timeout=SEND_TIMEOUT,
-                allow_redirects=False,  # a redirect is a failure: it could point anywhere
-            )
-    except requests.RequestException as exc:
+        answer = notify_guard.kept_pool(connections=SENDERS, targets=TARGETS_KEPT).request(
+            "POST",
+            subscription["url"],
+            body=body.encode("utf-8"),
+            headers=headers,
+            timeout=SEND_TIMEOUT,
+            retries=False,  # a failed attempt is retried on the BACKOFF schedule
+            redirect=False,  # a redirect is a failure: it could point anywhere
+        )
+    except (urllib3.exceptions.HTTPError, OSError) as exc:
         return False, f"{type(exc).__name__}: {exc}"
-    return 200 <= answer.status_code < 300, f"HTTP {answer.status_code}"
+    return 200 <= answer.status < 300, f"HTTP {answer.status}"
 
 
 def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:

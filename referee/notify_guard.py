@@ -4,24 +4,27 @@ A target's host is resolved as the sender's socket resolves it (getaddrinfo) and
 address it yields must be public, or admitted by the operator's allow-list: when it is
 subscribed, and again at each delivery on the very address connected to, so a name that
 resolves elsewhere by then (DNS rebinding) is refused at connect. Webhooks connect
-through `GuardedAdapter`, which resolves, checks and connects to the checked address
-(the Host header and the TLS server name stay the URL's). Apprise's plugins connect as
-they like (requests, smtplib, raw sockets), so the socket module itself checks every
-resolution and connection made while `guarded()` is in force: in the sending thread and
-in the threads Apprise hands a send to, which carry its context.
+through `GuardedHTTPPool`, which resolves, checks and connects to the checked address
+(the Host header and the TLS server name stay the URL's); a connection kept open for
+later deliveries is checked again, on the address it reached, before each one. Apprise's
+plugins connect as they like (requests, smtplib, raw sockets), so the socket module
+itself checks every resolution and connection made while `guarded()` is in force: in
+the sending thread and in the threads Apprise hands a send to, which carry its context.
 """
 
 import contextvars
 import ipaddress
+import os
 import socket
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import apprise
-import requests
-from requests.adapters import HTTPAdapter
+import certifi
+from urllib3 import PoolManager
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
@@ -258,33 +261,65 @@ class GuardedHTTPSConnection(HTTPSConnection):
         return _pinned(self, super()._new_conn)
 
 
+def _kept(connection: Any) -> Any:
+    """A connection taken from the pool, closed (so that it connects again, through the
+    check) unless the address it reached is one the send in force admits: a kept
+    connection may have been opened by another send, under another allow-list."""
+    if connection.sock is None:
+        return connection
+    reach = _in_force.get() or _Reach(AllowList())
+    try:
+        peer = ipaddress.ip_address(connection.sock.getpeername()[0])
+    except (OSError, ValueError):
+        connection.close()
+        return connection
+    if not (reach.allow.admits_name(connection._dns_host) or reach.admits(peer)):
+        connection.close()
+    return connection
+
+
 class GuardedHTTPPool(HTTPConnectionPool):
     ConnectionCls = GuardedHTTPConnection
+
+    def _get_conn(self, timeout: float | None = None) -> Any:
+        return _kept(super()._get_conn(timeout))
 
 
 class GuardedHTTPSPool(HTTPSConnectionPool):
     ConnectionCls = GuardedHTTPSConnection
 
-
-class GuardedAdapter(HTTPAdapter):
-    """requests' adapter whose connections reach only what the send in force admits."""
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {  # type: ignore[assignment]
-            "http": GuardedHTTPPool,
-            "https": GuardedHTTPSPool,
-        }
+    def _get_conn(self, timeout: float | None = None) -> Any:
+        return _kept(super()._get_conn(timeout))
 
 
-def webhook_session() -> requests.Session:
-    """A session that connects only through the guard, straight to the target: a proxy
-    from the environment would resolve the target out of the guard's sight."""
-    session = requests.Session()
-    session.trust_env = False
-    session.mount("http://", GuardedAdapter())
-    session.mount("https://", GuardedAdapter())
-    return session
+def webhook_pool(*, connections: int = 1, targets: int = 10) -> PoolManager:
+    """urllib3's pools, connecting only through the guard and straight to the target
+    (urllib3 reads no proxy from the environment, which would resolve the target out of
+    the guard's sight, and keeps no cookie), checking certificates against certifi's
+    authorities as requests did; up to `connections` kept open to each of the last
+    `targets` targets."""
+    pools = PoolManager(num_pools=targets, maxsize=connections, ca_certs=certifi.where())
+    pools.pool_classes_by_scheme = {  # type: ignore[assignment]
+        "http": GuardedHTTPPool,
+        "https": GuardedHTTPSPool,
+    }
+    return pools
+
+
+_kept_pools: dict[int, PoolManager] = {}
+_kept_pools_lock = threading.Lock()
+
+
+def kept_pool(*, connections: int, targets: int) -> PoolManager:
+    """This process's webhook pools, shared by its senders, so that one connection to a
+    target (its TCP and TLS handshakes) serves many deliveries; a forked process starts
+    its own."""
+    with _kept_pools_lock:
+        pid = os.getpid()
+        if pid not in _kept_pools:
+            _kept_pools.clear()
+            _kept_pools[pid] = webhook_pool(connections=connections, targets=targets)
+        return _kept_pools[pid]
 
 
 # --- everything else: the socket module itself, while a send is in force -------------

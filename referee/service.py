@@ -86,7 +86,7 @@ class Scheduler(Protocol):
 
     def time_out(self, game_id: str, seat: int, deadline: int) -> None: ...
 
-    def deliver(self, delivery_id: str) -> None: ...
+    def deliver(self, delivery_ids: list[str]) -> None: ...
 
 
 def role_name(viewer: Viewer) -> str:
@@ -416,40 +416,53 @@ class Referee:
             batch = notify.Batch(
                 game_id, events, before, after, summary, post, base=self.public_url
             )
-            for subscription in subscribed:
-                found = notify.found_for(subscription, batch)
-                for delivery_id in self.subscriptions.record(subscription, found, now):
-                    if self.scheduler is not None:
-                        self.scheduler.deliver(delivery_id)
+            found = [(s, notify.found_for(s, batch)) for s in subscribed]
+            due = self.subscriptions.record(found, now)
+            if due and self.scheduler is not None:
+                self.scheduler.deliver(due)
         except Exception:  # noqa: BLE001 - notices are effects: the command stands
             notify.log.exception("game %s: notices not recorded", game_id)
 
     def deliver(self, delivery_id: str, *, now: int | None = None) -> str:
         """One attempt at a delivery if it is due: `delivered`, `retrying`, `failed`,
         `dropped` (the game moved past it), or `not_due` (sent, being sent, or later)."""
-        now = now if now is not None else self.clock()
-        claimed = self.subscriptions.claim(delivery_id, now)
-        if claimed is None:
-            return "not_due"
-        subscription, notice = claimed["subscription"], claimed["notice"]
-        viewer = viewer_of(subscription["role"])
-        view = game.view(self.state(subscription["game_id"]), viewer)
-        if not notices.still_true(notice, view, viewer):
-            self.subscriptions.finish(
-                delivery_id, "dropped", "the game moved past it", now, tried=False
-            )
-            return "dropped"
-        delivered, detail = notify.send(
-            subscription, delivery_id, notice, now, allow=self.subscriptions.allow
-        )
-        if delivered:
-            self.subscriptions.finish(delivery_id, "delivered", "delivered", now)
-            return "delivered"
-        return self.subscriptions.failed(claimed, detail, now)
+        return self.deliver_all([delivery_id], now=now)[delivery_id]
 
-    def due_deliveries(self, now: int | None = None) -> list[str]:
-        """Deliveries whose time has come (first attempts, retries, reminders)."""
-        return self.subscriptions.due(now if now is not None else self.clock())
+    def deliver_all(self, delivery_ids: list[str], *, now: int | None = None) -> dict[str, str]:
+        """One attempt at each of the deliveries that is due, claimed and written down
+        together and sent side by side: what became of each, as `deliver` says."""
+        now = now if now is not None else self.clock()
+        claimed = self.subscriptions.claim(delivery_ids, now)
+        views: dict[tuple[str, str], dict[str, Any]] = {}
+        settled, sending = [], []
+        for one in claimed:
+            stale = self._stale(one, views)
+            if stale:
+                settled.append((one, "dropped", stale))
+            else:
+                sending.append(one)
+        sent = notify.send_all(sending, now, allow=self.subscriptions.allow)
+        for one, (delivered, detail) in zip(sending, sent, strict=True):
+            settled.append((one, "delivered" if delivered else "failed", detail))
+        return dict.fromkeys(delivery_ids, "not_due") | self.subscriptions.settle(settled, now)
+
+    def _stale(self, claimed: dict[str, Any], views: dict[tuple[str, str], Any]) -> str | None:
+        """Why a claimed delivery is no longer to be sent, if it is not: its subscription
+        removed, or the game moved past its notice (`views`: each viewer's, read once)."""
+        subscription = claimed["subscription"]
+        if subscription is None:
+            return "the subscription was removed"
+        game_id, role = subscription["game_id"], subscription["role"]
+        if (game_id, role) not in views:
+            views[game_id, role] = game.view(self.state(game_id), viewer_of(role))
+        if not notices.still_true(claimed["notice"], views[game_id, role], viewer_of(role)):
+            return "the game moved past it"
+        return None
+
+    def due_deliveries(self, now: int | None = None, *, grace: int = 0) -> list[str]:
+        """Deliveries whose time has come (first attempts, retries, reminders); one
+        handed to a sender when recorded only once it is `grace` seconds old."""
+        return self.subscriptions.due(now if now is not None else self.clock(), grace=grace)
 
     def due_clocks(self, now: int | None = None, *, grace: int = 0) -> list[tuple[str, int, int]]:
         """(game, seat, deadline) of the running clocks whose deadline has passed; one

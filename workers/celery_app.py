@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from celery import Celery, Task
 from flask import Flask
 
+from referee import notify
 from referee.service import NEAR_SECONDS
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
@@ -93,9 +94,10 @@ class CeleryScheduler:
         self._outbox.put(("referee.time_out", [game_id, seat, deadline], deadline))
         self._start()
 
-    def deliver(self, delivery_id: str) -> None:
-        """Queue deliver for the publisher thread (a notice due now)."""
-        self._outbox.put(("referee.deliver", [delivery_id], None))
+    def deliver(self, delivery_ids: list[str]) -> None:
+        """Queue deliver for the publisher thread (notices due now), a task a batch."""
+        for batch in notify.in_batches(delivery_ids):
+            self._outbox.put(("referee.deliver", batch, None))
         self._start()
 
     def publish(self, task: str, args: list, eta: int | None) -> bool:

@@ -5,6 +5,7 @@ import logging
 from celery import shared_task
 from flask import current_app
 
+from referee import notify
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
 from referee.health import record_sweep
@@ -35,12 +36,14 @@ def time_out(game_id: str, seat: int, deadline: int) -> str:
 
 
 @shared_task(name="referee.deliver")
-def deliver(delivery_id: str) -> str:
-    """One attempt at a notice's delivery, if it is due; what became of it."""
-    outcome = current_app.extensions["referee"].deliver(delivery_id)
-    if outcome in ("retrying", "failed"):
-        log.info("delivery %s: %s", delivery_id, outcome)
-    return outcome
+def deliver(*delivery_ids: str) -> dict[str, str]:
+    """One attempt at each of a batch of deliveries that is due, sent side by side; what
+    became of each."""
+    outcomes = current_app.extensions["referee"].deliver_all(list(delivery_ids))
+    for delivery_id, outcome in outcomes.items():
+        if outcome in ("retrying", "failed"):
+            log.info("delivery %s: %s", delivery_id, outcome)
+    return outcomes
 
 
 @shared_task(name="referee.sweep_rounds")
@@ -57,8 +60,8 @@ def sweep_rounds() -> int:
     for game_id, seat, deadline in late:
         time_out.delay(game_id, seat, deadline)
     rounds, clocks = referee.arm_rounds(now), referee.arm_clocks(now)
-    for delivery_id in referee.due_deliveries(now):
-        deliver.delay(delivery_id)
+    for batch in notify.in_batches(referee.due_deliveries(now, grace=notify.HANDED_GRACE)):
+        deliver.delay(*batch)
     if due or late:  # a sweep that finds nothing says nothing
         log.info("sweep: %d round(s) and %d clock(s) due, sent", len(due), len(late))
     if rounds or clocks:

@@ -86,5 +86,5 @@ def redeliver(game_id: str, subscription_id: str, delivery_id: str):
     role = subscriber(game_id)
     pending = service.subscriptions.redeliver(game_id, role, subscription_id, delivery_id)
     if service.scheduler is not None:
-        service.scheduler.deliver(delivery_id)
+        service.scheduler.deliver([delivery_id])
     return pending

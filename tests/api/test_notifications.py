@@ -16,7 +16,7 @@ from standardwebhooks.webhooks import Webhook
 from stores import store_target
 
 from referee.app import create_app
-from referee.notify import BACKOFF, GIVE_UP_AFTER
+from referee.notify import BACKOFF, GIVE_UP_AFTER, HANDED_GRACE
 
 pytestmark = pytest.mark.both_stores
 
@@ -430,3 +430,84 @@ def test_a_command_in_a_game_nobody_subscribes_to_works_out_no_notices(
     game_id, auth = create(client)
     play_first(client, game_id, auth)
     assert worked == []
+
+
+def test_a_slow_target_holds_up_only_its_own_notice(client, referee, clock):
+    """A move's notices go out side by side: while the first target of the batch has not
+    answered, the others are delivered; each is written down as it went."""
+    receiver = Receiver(keep_alive=True)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    receiver.held["/hook/slow"] = slow = threading.Event()
+    game_id, auth = create(client)
+    mod = auth["moderator"]
+    paths = ["/slow", "/a", "/b", "/c"]
+    subs = [
+        subscribe(client, game_id, mod, kind="webhook", url=receiver.url + path, events=["post"])
+        for path in paths
+    ]
+    play_first(client, game_id, auth)
+    ids = [deliveries(client, game_id, mod, sub)[0]["delivery_id"] for sub in subs]
+    outcomes: dict[str, str] = {}
+    sending = threading.Thread(target=lambda: outcomes.update(referee.deliver_all(ids, now=T0)))
+    try:
+        sending.start()
+        receiver.wait_for(len(paths))  # all four arrived: three answered, the first held
+        slow.set()
+        sending.join(WITHIN)
+    finally:
+        slow.set()
+        receiver.shutdown()
+        receiver.server_close()
+    assert outcomes == dict.fromkeys(ids, "delivered")
+    assert sorted(h["webhook-id"] for h, _ in receiver.got) == sorted(ids)
+    for sub in subs:
+        (logged,) = deliveries(client, game_id, mod, sub)
+        assert logged["status"] == "delivered" and logged["attempts"] == 1
+
+
+def test_each_delivery_of_a_batch_has_its_own_outcome(client, referee, receiver, clock):
+    game_id, auth = create(client)
+    mod = auth["moderator"]
+    closed = socket.create_server(("127.0.0.1", 0))
+    nobody = f"http://127.0.0.1:{closed.getsockname()[1]}/x"
+    closed.close()  # a port nobody listens on: connection refused
+    urls = {"kept": receiver.url, "failing": nobody, "removed": receiver.url}
+    subs = {
+        name: subscribe(client, game_id, mod, kind="webhook", url=url, events=["post"])
+        for name, url in urls.items()
+    }
+    play_first(client, game_id, auth)
+    ids = {
+        name: deliveries(client, game_id, mod, sub)[0]["delivery_id"] for name, sub in subs.items()
+    }
+    gone = client.delete(
+        f"/games/{game_id}/subscriptions/{subs['removed']['subscription_id']}", headers=mod
+    )
+    assert gone.status_code == 204
+    outcomes = referee.deliver_all([*ids.values(), "msg_unknown"], now=T0)
+    assert outcomes == {
+        ids["kept"]: "delivered",
+        ids["failing"]: "retrying",
+        ids["removed"]: "dropped",
+        "msg_unknown": "not_due",
+    }
+    assert [h["webhook-id"] for h, _ in receiver.got] == [ids["kept"]]
+    (failed,) = deliveries(client, game_id, mod, subs["failing"])
+    assert failed["status"] == "failed" and failed["next_at"] == T0 + BACKOFF[0]
+    again = referee.deliver_all(list(ids.values()), now=T0)  # sent, leased or dropped
+    assert again == dict.fromkeys(ids.values(), "not_due")
+
+
+def test_the_sweeper_leaves_a_handed_delivery_to_its_task_a_while(client, referee, receiver, clock):
+    """A delivery handed to a sender as it was recorded is not swept again until its
+    task has had HANDED_GRACE seconds; a retry is swept when it is due."""
+    game_id, auth = create(client)
+    subscribe(client, game_id, auth[1], kind="webhook", url=receiver.url)
+    play_first(client, game_id, auth)  # recorded, and handed to a sender, at T0
+    assert referee.due_deliveries(T0 + HANDED_GRACE - 1, grace=HANDED_GRACE) == []
+    (handed,) = referee.due_deliveries(T0 + HANDED_GRACE, grace=HANDED_GRACE)
+    receiver.answers = [500]
+    assert referee.deliver(handed, now=T0 + HANDED_GRACE) == "retrying"
+    retry = T0 + HANDED_GRACE + BACKOFF[0]
+    assert referee.due_deliveries(retry - 1, grace=HANDED_GRACE) == []
+    assert referee.due_deliveries(retry, grace=HANDED_GRACE) == [handed]

@@ -19,6 +19,7 @@ import threading
 
 import pytest
 import requests
+import urllib3
 from receiver import Receiver
 from test_notifications import T0, create, deliveries, play_first, send_due, subscribe
 
@@ -34,10 +35,13 @@ LOOPBACK = ipaddress.ip_network("127.0.0.0/8")
 @pytest.fixture(autouse=True)
 def fence(monkeypatch):
     """Every network connection attempt of the test, recorded (those of threads that
-    were running before it began, other tests' leftovers, are not the test's); one off
-    loopback, from any thread, is refused and fails the test."""
+    were running before it began, other tests' leftovers, are not the test's; but the
+    notices' senders, kept for the process, send for it); one off loopback, from any
+    thread, is refused and fails the test."""
     tried, away = [], []
-    before = {thread.ident for thread in threading.enumerate()} - {threading.get_ident()}
+    before = {
+        thread.ident for thread in threading.enumerate() if not thread.name.startswith("sender")
+    } - {threading.get_ident()}
 
     def fenced(name):
         plain = getattr(socket.socket, name)
@@ -334,10 +338,40 @@ def test_a_webhook_connects_to_the_address_it_checked_without_asking_again(
         return plain(host, *args)
 
     monkeypatch.setattr(notify_guard, "resolve", flipping)
-    with guarded(AllowList.parse("127.0.0.2/32")), pytest.raises(requests.ConnectionError):
-        notify_guard.webhook_session().post(f"http://flip.test:{port}/hook", data=b"{}", timeout=5)
+    pools = notify_guard.webhook_pool()
+    with guarded(AllowList.parse("127.0.0.2/32")), pytest.raises(urllib3.exceptions.HTTPError):
+        pools.request("POST", f"http://flip.test:{port}/hook", body=b"{}", timeout=5, retries=False)
     assert asked == ["flip.test"] and not touched(listener)
     assert [a[:2] for a in fence] == [("127.0.0.2", port)]
+
+
+def test_a_kept_connection_is_checked_again_before_a_send_uses_it(client, referee, clock, fence):
+    """One delivery's connection is kept and serves the next; once the allow-list no
+    longer admits the address it reached, no delivery goes through it."""
+    receiver = Receiver(keep_alive=True)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    allow(referee, "127.0.0.0/8")
+    game_id, auth = create(client)
+    mod = auth["moderator"]
+    sub = subscribe(client, game_id, mod, kind="webhook", url=receiver.url, events=["post"])
+    seen: set[str] = set()
+
+    def the_next_moves() -> str:
+        play_first(client, game_id, auth)
+        (new,) = {d["delivery_id"] for d in deliveries(client, game_id, mod, sub)} - seen
+        seen.add(new)
+        return new
+
+    try:
+        for _ in range(2):
+            assert referee.deliver(the_next_moves(), now=T0) == "delivered"
+        assert receiver.peers[0] == receiver.peers[1]  # one connection served both
+        allow(referee, "")
+        assert referee.deliver(the_next_moves(), now=T0) == "retrying"
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
+    assert len(receiver.got) == 2
 
 
 def test_apprise_connections_of_every_kind_are_checked_while_a_send_is_in_force(listener, names):
