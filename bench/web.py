@@ -38,8 +38,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from http.client import HTTPConnection, RemoteDisconnected
 from pathlib import Path
 
@@ -53,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 # far more than a person: off here and in the servers it starts (they inherit it)
 os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 
-from measures import cpu_seconds, memory_kib  # noqa: E402
+from measures import busy, cpu_seconds, memory_kib  # noqa: E402
 
 from referee.server import Server, Settings  # noqa: E402
 
@@ -352,10 +350,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         figures = measure(args, Path(tmp) / "quiet")
         if args.contention:
-            with burning(BURNERS):
-                busy = measure(args, Path(tmp) / "busy")
-            figures |= {f"busy_{key}": value for key, value in busy.items()}
-            figures |= slowdowns(figures, busy)
+            with busy(BURNERS):
+                loaded = measure(args, Path(tmp) / "busy")
+            figures |= {f"busy_{key}": value for key, value in loaded.items()}
+            figures |= slowdowns(figures, loaded)
     report(figures, Path(args.out))
 
 
@@ -381,19 +379,6 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict:
     figures["ratio"] = figures["referee_submits_per_s"] / figures["bare_submits_per_s"]
     figures["ratio_plays"] = figures["referee_plays_per_s"] / figures["bare_plays_per_s"]
     return figures
-
-
-@contextmanager
-def burning(count: int) -> Iterator[None]:
-    """`count` processes busy on the CPU for as long as the block runs (other work on
-    the same machine), stopped after it."""
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
-    try:
-        yield
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
 
 
 def slowdowns(quiet: dict, busy: dict) -> dict:
