@@ -14,6 +14,7 @@ import hmac
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -110,4 +111,16 @@ class Rng:
     def hex(self, label: str, nbytes: int = 16) -> str:
         """The first nbytes of a label's stream, as hex (used for salts)."""
         _hear(label)
-        return hmac.digest(self._key, label.encode("utf-8") + b"#0", "sha256")[:nbytes].hex()
+        return _first_block(self._key, label)[:nbytes].hex()
+
+
+def salt(seed: str, seq: int) -> str:
+    """The salt of the event at `seq`: `Rng(seed).hex(f"salt/{seq}")`."""
+    return Rng(seed).hex(f"salt/{seq}")
+
+
+# a verifier draws each salt twice (the seals, then the rules' records): the second is
+# remembered; enough for the longest log the referee keeps
+@lru_cache(maxsize=1 << 14)
+def _first_block(key: bytes, label: str) -> bytes:
+    return hmac.digest(key, label.encode("utf-8") + b"#0", "sha256")
