@@ -11,6 +11,7 @@ from it as 8-byte big-endian words with rejection sampling.
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -18,7 +19,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
-_WORD = 8
+_WORDS = struct.Struct(">4Q")  # a block of 32 bytes read as four big-endian words
 _SPAN = 1 << 64
 _HEARD: ContextVar[list[str] | None] = ContextVar("heard", default=None)
 
@@ -56,14 +57,13 @@ class Stream:
 
     def __init__(self, key: bytes, label: str) -> None:
         self._blocks = _blocks(key, label)
-        self._buffer = b""
+        self._words: list[int] = []  # the words of the block begun, last word first
 
     def word(self) -> int:
         """The next unsigned 64-bit big-endian word."""
-        while len(self._buffer) < _WORD:
-            self._buffer += next(self._blocks)
-        chunk, self._buffer = self._buffer[:_WORD], self._buffer[_WORD:]
-        return int.from_bytes(chunk, "big")
+        if not self._words:  # a block holds four whole words
+            self._words = list(_WORDS.unpack(next(self._blocks)))[::-1]
+        return self._words.pop()
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection sampling."""
