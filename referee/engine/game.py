@@ -362,7 +362,10 @@ def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
         raise BadRequest(
             "command/unknown", f"unknown command {kind!r}", {"field": "type", "known": list(shapes)}
         )
-    extra = sorted(set(command) - {"type"} - set(shapes[kind].get("fields", {})))
+    fields = shapes[kind].get("fields", {})
+    if all(key in fields or key == "type" for key in command):
+        return
+    extra = sorted(set(command) - {"type"} - set(fields))
     if extra:
         raise BadRequest(
             "command/invalid", f"{kind} has no field {extra[0]!r}", {"field": extra[0]}
