@@ -10,6 +10,7 @@ import orjson
 from referee.engine.canonical import MAX_DEPTH, canonical, depth, shape
 
 Event = dict[str, Any]
+CHUNK = 1 << 20  # bytes of a log split into lines at a time
 
 
 class LogLineError(ValueError):
@@ -26,14 +27,16 @@ def parse(data: bytes) -> list[Event]:
 
 
 def _lines(data: bytes) -> Iterator[bytes]:
-    """The log's lines without their newlines, each copied as it is read (splitting it
-    all at once would hold a second copy of a large log)."""
+    """The log's lines without their newlines, split a chunk of about CHUNK bytes at a
+    time (splitting it all at once would hold a second copy of a large log)."""
     start = 0
     while start < len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        yield data[start:end]
-        start = end + 1
+        end = data.find(b"\n", start + CHUNK)
+        chunk = data[start:] if end < 0 else data[start:end]
+        if end < 0 and chunk.endswith(b"\n"):
+            chunk = chunk[:-1]  # a newline ends the last line; no empty line follows it
+        yield from chunk.split(b"\n")
+        start = len(data) if end < 0 else end + 1
 
 
 def _event(line: bytes, number: int) -> Event:
@@ -65,15 +68,19 @@ def _event(line: bytes, number: int) -> Event:
     return event
 
 
-_DIGITS = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))  # to "0"
+# every digit to "0", every opening bracket to "[", the rest to a space: one pass over
+# a line shows both its runs of digits and how many brackets it opens
+_MARKS = bytes(
+    0x30 if 0x30 <= byte <= 0x39 else 0x5B if byte in b"[{" else 0x20 for byte in range(256)
+)
 _LONG_NUMBER = b"0" * 19
 
 
 def _plain(line: bytes) -> bool:
     """Whether orjson read a line as `json.loads` does, and it nests within MAX_DEPTH,
     seen from its bytes alone."""
-    brackets = line.count(b"[") + line.count(b"{")
-    return brackets <= MAX_DEPTH and _LONG_NUMBER not in line.translate(_DIGITS)
+    marked = line.translate(_MARKS)
+    return marked.count(b"[") <= MAX_DEPTH and _LONG_NUMBER not in marked
 
 
 def _stdlib_event(line: bytes, number: int) -> Any:

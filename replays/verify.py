@@ -20,7 +20,7 @@ from typing import Any
 
 from referee import games  # noqa: F401  (registers the rulesets)
 from referee.engine import disputes, game, registry
-from referee.engine.canonical import canonical
+from referee.engine.canonical import canonical, sha256_hex
 from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
 from referee.engine.rng import commitment, heard
@@ -97,16 +97,35 @@ def verify_events(events: list[Event], *, seed: str | None = None) -> Report:
     """Verify parsed events; the report names the first bad seq, its code and why. A
     `seed` given for a log that does not reveal it (checked against the commitment)
     re-derives it all the same."""
+    try:
+        return _verified(events, seed, sealing=True)
+    except _Unsure:  # something is wrong: checked again step by step, to name it
+        return _verified(events, seed, sealing=False)
+
+
+class _Unsure(Exception):
+    """A check taken in one pass with another found a problem it cannot name."""
+
+
+def _verified(events: list[Event], seed: str | None, *, sealing: bool) -> Report:
+    """The checks in order; `sealing`: each event's hash is checked as its content is
+    compared with the rules' (one encoding less), and any problem raises _Unsure."""
     report = Report(events=len(events))
     try:
-        check_chain(events)
+        if sealing:
+            check_links(events, hashed=False)
+            check_times(events)
+        else:
+            check_chain(events)
         report.checks["chain"] = f"{len(events)} events linked"
         report.game_id = events[0]["game_id"]
         created = _created(events[0], report)
         seed = _revealed_seed(events, created, report) or _given_seed(seed, created, report)
         report.seed = seed
-        _check_seals_and_rules(events, created, seed, report)
+        _check_seals_and_rules(events, created, seed, report, sealing)
     except Invalid as bad:
+        if sealing:
+            raise _Unsure from None
         report.status, report.seq, report.code, report.reason = (
             INVALID,
             bad.seq,
@@ -126,7 +145,11 @@ def _given_seed(seed: str | None, created: dict[str, Any], report: Report) -> st
 
 
 def _check_seals_and_rules(
-    events: list[Event], created: dict[str, Any], seed: str | None, report: Report
+    events: list[Event],
+    created: dict[str, Any],
+    seed: str | None,
+    report: Report,
+    sealing: bool = False,
 ) -> None:
     """Both run, and the lower seq either finds is reported (the seal check's at the same
     seq: it says which of orders, commitment and reveal is off). A seal problem can show
@@ -139,7 +162,7 @@ def _check_seals_and_rules(
     except Invalid as bad:
         found.append(bad)
     try:
-        _check_rules(events, created, seed, report)
+        _check_rules(events, created, seed, report, sealing)
     except Invalid as bad:
         found.append(bad)
     if found:
@@ -147,12 +170,19 @@ def _check_seals_and_rules(
 
 
 def _check_rules(
-    events: list[Event], created: dict[str, Any], seed: str | None, report: Report
+    events: list[Event],
+    created: dict[str, Any],
+    seed: str | None,
+    report: Report,
+    sealing: bool = False,
 ) -> None:
     """Re-derive the log (or fold it, before the seed is out) under the rules it names;
-    a version this referee does not have makes the report partial."""
+    a version this referee does not have makes the report partial. `sealing`: every
+    event's hash is checked here, as its content is compared when re-derived."""
     rules = registry.get(created["ruleset"])
     known = game.versions(rules)
+    if sealing and (seed is None or report.ruleset_version not in known):
+        check_links(events)  # nothing re-derived: the hashes are checked here
     if report.ruleset_version not in known:
         report.status = PARTIAL
         report.checks["rules"] = (
@@ -166,7 +196,7 @@ def _check_rules(
         state = _fold_checked(events)
         report.checks["rules"] = "folded; state hashes match"
     else:
-        state = _rederive(events, created, seed)
+        state = _rederive(events, created, seed, sealing=sealing)
         report.checks["rules"] = (
             f"every event re-derived under {rules.NAME} {report.ruleset_version}"
         )
@@ -184,13 +214,14 @@ def check_chain(events: list[Event]) -> None:
     check_times(events)
 
 
-def check_links(events: list[Event]) -> None:
-    """Fields, seq continuity, one game id, prev_hash links and each hash."""
+def check_links(events: list[Event], *, hashed: bool = True) -> None:
+    """Fields, seq continuity, one game id, prev_hash links and each hash (unless not
+    `hashed`)."""
     if not events:
         raise Invalid(1, "log/empty", "the log is empty")
     prev = GENESIS
     for number, event in enumerate(events, start=1):
-        _check_link(event, number, events[0], prev)
+        _check_link(event, number, events[0], prev, hashed)
         prev = event["hash"]
 
 
@@ -202,7 +233,7 @@ def check_times(events: list[Event]) -> None:
         stamp = event["recorded_at"]
 
 
-def _check_link(event: Event, number: int, first: Event, prev: str) -> None:
+def _check_link(event: Event, number: int, first: Event, prev: str, hashed: bool = True) -> None:
     if event.keys() != _FIELD_SET:
         raise Invalid(
             number, "chain/fields", f"fields are {sorted(event)}, expected {sorted(FIELDS)}"
@@ -215,7 +246,7 @@ def _check_link(event: Event, number: int, first: Event, prev: str) -> None:
         raise Invalid(
             number, "chain/prev_hash", "prev_hash does not match the previous event's hash"
         )
-    if event_hash(event) != event["hash"]:
+    if hashed and event_hash(event) != event["hash"]:
         raise Invalid(number, "chain/hash", "hash does not match the event's content")
 
 
@@ -291,10 +322,15 @@ def _apply(state: game.State | None, event: Event) -> game.State:
 
 
 def _rederive(
-    events: list[Event], created: dict[str, Any], seed: str, draws: list | None = None
+    events: list[Event],
+    created: dict[str, Any],
+    seed: str,
+    draws: list | None = None,
+    *,
+    sealing: bool = False,
 ) -> game.State:
     """Re-run the log; `draws` (given) gets each move's random draws: its first seq and
-    the labels it drew from."""
+    the labels it drew from; `sealing`: each event's hash is checked as it is compared."""
     try:
         with heard() as labels:
             opening = _opening(created, seed)
@@ -305,7 +341,7 @@ def _rederive(
     except Exception as exc:  # a tampered GameCreated may not fit the rules at all
         raise Invalid(1, "rules/refused", f"GameCreated cannot be run: {exc!r}") from None
     _heard_at(draws, 1, labels)
-    _compare(opening, events, 0)
+    _compare(opening, events, 0, sealing)
     state = game.fold(opening)
     at, hashed = len(opening), StateHashes()
     while at < len(events):
@@ -315,7 +351,7 @@ def _rederive(
             with heard() as labels:
                 batch, state = _rerun(state, events[at], seed, hashed)
             _heard_at(draws, at + 1, labels)
-        _compare(batch, events, at)
+        _compare(batch, events, at, sealing)
         at += len(batch)
     return state
 
@@ -365,7 +401,9 @@ def _rerun(
         ) from None
 
 
-def _compare(derived: list[dict[str, Any]], events: list[Event], at: int) -> None:
+def _compare(
+    derived: list[dict[str, Any]], events: list[Event], at: int, sealing: bool = False
+) -> None:
     for offset, record in enumerate(derived):
         if at + offset >= len(events):
             raise Invalid(
@@ -374,9 +412,30 @@ def _compare(derived: list[dict[str, Any]], events: list[Event], at: int) -> Non
                 f"the log ends where {record['type']} should follow",
             )
         logged = events[at + offset]
+        if sealing:
+            _check_sealed(logged, record)
+            continue
         # compared as canonical bytes: 1 and 1.0, or 1 and true, are different entries
         if canonical([logged[k] for k in DERIVED]) != canonical([record[k] for k in DERIVED]):
             key = next(k for k in DERIVED if canonical(logged[k]) != canonical(record[k]))
             raise Invalid(
                 logged["seq"], "rules/derived", f"{key} differs from what the seed and rules give"
             )
+
+
+def _check_sealed(logged: Event, record: dict[str, Any]) -> None:
+    """The logged event's hash seals its content, and that content is the record in the
+    logged envelope, byte for byte (so every derived field is the same); Invalid, not
+    told apart, if not."""
+    content = dict(logged)  # copied whole in C, then the one field left out
+    del content["hash"]
+    encoded = canonical(content)
+    if sha256_hex(encoded) != logged["hash"] or encoded != canonical(
+        {
+            **record,
+            "game_id": logged["game_id"],
+            "recorded_at": logged["recorded_at"],
+            "prev_hash": logged["prev_hash"],
+        }
+    ):
+        raise Invalid(logged["seq"], "rules/derived", "the event is not what the rules give")

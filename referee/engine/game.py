@@ -15,7 +15,7 @@ from .canonical import copied, digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, event, may_see
 from .registry import optional
-from .rng import Rng, commitment
+from .rng import Rng, commitment, salt
 
 State = dict[str, Any]
 Record = dict[str, Any]
@@ -362,7 +362,10 @@ def check_fields(command: dict[str, Any], shapes: dict[str, Any]) -> None:
         raise BadRequest(
             "command/unknown", f"unknown command {kind!r}", {"field": "type", "known": list(shapes)}
         )
-    extra = sorted(set(command) - {"type"} - set(shapes[kind].get("fields", {})))
+    fields = shapes[kind].get("fields", {})
+    if all(key in fields or key == "type" for key in command):
+        return
+    extra = sorted(set(command) - {"type"} - set(fields))
     if extra:
         raise BadRequest(
             "command/invalid", f"{kind} has no field {extra[0]!r}", {"field": extra[0]}
@@ -411,7 +414,7 @@ def _append(
             "visibility": visibility,
             "payload": ev.get("payload", {}),
             "command": command if index == 0 else None,
-            "salt": None if visibility == PUBLIC else Rng(seed).hex(f"salt/{seq}"),
+            "salt": None if visibility == PUBLIC else salt(seed, seq),
         }
         state = apply(state, record)
         record["state_hash"] = hashed(state)
@@ -428,7 +431,9 @@ def apply(state: State | None, record: Record) -> State:
     assert state is not None, "the first event of a game must be GameCreated"
     state = dict(state)
     state["seq"] = record["seq"]
-    if kind == "GameEnded":
+    if kind not in _ENGINE_EVENTS:  # most events are the rules': no engine kind to test
+        state["rules"] = rules_of(state).apply(state["rules"], record)
+    elif kind == "GameEnded":
         state["status"], state["outcome"] = FINISHED, record["payload"]["outcome"]
     elif kind == "GameAbandoned":
         state["status"] = ABANDONED
@@ -454,6 +459,23 @@ def apply(state: State | None, record: Record) -> State:
     else:
         state["rules"] = rules_of(state).apply(state["rules"], record)
     return state
+
+
+# every kind `apply` may take itself (a kind of clocks or rounds only in a game with them)
+_ENGINE_EVENTS = frozenset(
+    (
+        "GameEnded",
+        "GameAbandoned",
+        "SeedRevealed",
+        "StandingChoicesSet",
+        "StandingChoiceApplied",
+        *clocks.EVENTS,
+        *MODERATOR_EVENTS,
+        *disputes.EVENTS,
+        "GameForked",
+        *rounds.EVENTS,
+    )
+)
 
 
 def _created(record: Record) -> State:

@@ -11,13 +11,15 @@ from it as 8-byte big-endian words with rejection sampling.
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
-_WORD = 8
+_WORDS = struct.Struct(">4Q")  # a block of 32 bytes read as four big-endian words
 _SPAN = 1 << 64
 _HEARD: ContextVar[list[str] | None] = ContextVar("heard", default=None)
 
@@ -55,14 +57,13 @@ class Stream:
 
     def __init__(self, key: bytes, label: str) -> None:
         self._blocks = _blocks(key, label)
-        self._buffer = b""
+        self._words: list[int] = []  # the words of the block begun, last word first
 
     def word(self) -> int:
         """The next unsigned 64-bit big-endian word."""
-        while len(self._buffer) < _WORD:
-            self._buffer += next(self._blocks)
-        chunk, self._buffer = self._buffer[:_WORD], self._buffer[_WORD:]
-        return int.from_bytes(chunk, "big")
+        if not self._words:  # a block holds four whole words
+            self._words = list(_WORDS.unpack(next(self._blocks)))[::-1]
+        return self._words.pop()
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection sampling."""
@@ -110,4 +111,16 @@ class Rng:
     def hex(self, label: str, nbytes: int = 16) -> str:
         """The first nbytes of a label's stream, as hex (used for salts)."""
         _hear(label)
-        return hmac.digest(self._key, label.encode("utf-8") + b"#0", "sha256")[:nbytes].hex()
+        return _first_block(self._key, label)[:nbytes].hex()
+
+
+def salt(seed: str, seq: int) -> str:
+    """The salt of the event at `seq`: `Rng(seed).hex(f"salt/{seq}")`."""
+    return Rng(seed).hex(f"salt/{seq}")
+
+
+# a verifier draws each salt twice (the seals, then the rules' records): the second is
+# remembered; enough for the longest log the referee keeps
+@lru_cache(maxsize=1 << 14)
+def _first_block(key: bytes, label: str) -> bytes:
+    return hmac.digest(key, label.encode("utf-8") + b"#0", "sha256")

@@ -257,7 +257,10 @@ def seconds_field(command: dict[str, Any]) -> int:
 
 
 def apply(rounds: State, kind: str, payload: dict[str, Any], seq: int, seats: int) -> State:
-    """The round bookkeeping after one of the engine's round events (a new dict)."""
+    """The round bookkeeping after one of the engine's round events (a new dict, or the
+    very same one for an event that changes nothing: the state hash splices it as it was)."""
+    if kind == sealed.COMMITTED and type(payload) is dict and payload.get("deadline") is None:
+        return rounds
     rounds = {**rounds, "current": dict(rounds["current"]) if rounds["current"] else None}
     if "deadline" in payload and payload["deadline"] is not None:
         rounds["last_deadline"] = payload["deadline"]
@@ -293,8 +296,8 @@ def _counted_now(rounds: State, p: dict[str, Any]) -> None:
 
 
 def _revealed_now(rounds: State, p: dict[str, Any]) -> None:
-    key = (p["round"], p["seat"])
-    rounds["counted"] = [c for c in rounds["counted"] if (c["round"], c["seat"]) != key]
+    number, seat = p["round"], p["seat"]
+    rounds["counted"] = [c for c in rounds["counted"] if c["round"] != number or c["seat"] != seat]
 
 
 def _new_deadline(rounds: State, p: dict[str, Any]) -> None:

@@ -7,12 +7,14 @@ created under the first version carries no version, so the states (and state has
 recorded under it stay exactly as they were; later versions stamp theirs.
 """
 
+from functools import lru_cache
 from typing import Any
 
 State = dict[str, Any]
 Version = str | int
 
 
+@lru_cache(maxsize=64)  # a handful of versions, asked on every command
 def _key(version: Version) -> tuple[int, ...]:
     return tuple(int(part) for part in str(version).split("."))
 

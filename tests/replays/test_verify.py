@@ -10,8 +10,9 @@ from referee.bots import play
 from referee.engine.chain import GENESIS, event_hash
 from referee.service import Referee
 from referee.store import LogicalClock, open_store
+from replays import verify
 from replays.log import dumps
-from replays.verify import verify_bytes, verify_events
+from replays.verify import report_of, verify_bytes, verify_events
 
 
 @pytest.fixture(scope="module")
@@ -146,3 +147,43 @@ def test_a_number_written_as_a_fraction_is_not_the_same_entry(finished):
     moved["payload"]["to"] = float(moved["payload"]["to"])  # equal in Python, not in the log
     report = verify_events(rechain(events))
     assert (report.valid, report.seq) == (False, moved["seq"])
+
+
+def test_a_valid_log_is_verified_in_one_pass(finished, monkeypatch):
+    passes = []
+    taken = verify._verified
+    monkeypatch.setattr(
+        verify, "_verified", lambda *a, **k: passes.append(k["sealing"]) or taken(*a, **k)
+    )
+    assert verify_events(copy.deepcopy(finished)).valid
+    assert passes == [True]
+
+
+def damaged_logs(events):
+    """The log damaged in the ways a forger or a broken disk would: a field edited with
+    the chain left alone and with it recomputed, a hash, a state hash, an event gone."""
+    for index in (0, 7, 40, len(events) - 2, len(events) - 1):
+        for field, value in (
+            ("payload", {"seat": 9}),
+            ("state_hash", "0" * 64),
+            ("command", {"type": "play_card", "horse": "nowhere"}),
+            ("actor", 3),
+            ("salt", "00"),
+            ("hash", "f" * 64),
+            ("recorded_at", "1999-01-01T00:00:00.000000Z"),
+        ):
+            edited = copy.deepcopy(events)
+            edited[index][field] = value
+            yield edited
+            if field not in ("hash", "recorded_at"):
+                yield rechain(edited)
+    yield events[:20] + events[21:]
+    yield rechain(events[:20] + events[21:])
+
+
+def test_a_damaged_log_is_reported_as_the_checks_taken_in_turn_report_it(finished):
+    for damaged in damaged_logs(finished):
+        report = verify_events(damaged)
+        assert not report.valid
+        step_by_step = verify._verified(copy.deepcopy(damaged), None, sealing=False)
+        assert report_of(report) == report_of(step_by_step)

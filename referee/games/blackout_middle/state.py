@@ -91,6 +91,10 @@ def fold(state: State, events: list[Event]) -> State:
 
 def replaced(items: list[Any], index: int, value: Any) -> list[Any]:
     """A copy of a list with one item replaced."""
+    if type(index) is int and 0 <= index < len(items):  # a seat: copied in C
+        copy = list(items)
+        copy[index] = value
+        return copy
     return [value if i == index else item for i, item in enumerate(items)]
 
 
@@ -111,19 +115,28 @@ def _per_round(state: State, key: str, seat: int, round_number: int, value: Any)
 def _orders_judged(state: State, p: Payload) -> Payload:
     seat, effects, bets = p["seat"], p["effects"], p["applied"]["bets"]
     chips = state["chips"][seat] + effects["chips_gained"] - sum(bets.values())
-    changes = {
-        **_hand_change(state, seat, effects["cards_used"], -1),
-        "limits": replaced(state["limits"], seat, state["limits"][seat] + effects["limit_raised"]),
-        "chips": replaced(state["chips"], seat, chips),
-        **_per_round(
-            state, "judged", seat, p["round"], {"applied": p["applied"], "dropped": p["dropped"]}
-        ),
-    }
+    # what a judgement leaves as it was (no card used, no limit raised, the same chips)
+    # stays the very same object, which the state hash splices as it was
+    changes = _per_round(
+        state, "judged", seat, p["round"], {"applied": p["applied"], "dropped": p["dropped"]}
+    )
+    if effects["cards_used"] != {}:
+        changes.update(_hand_change(state, seat, effects["cards_used"], -1))
+    if not _same_int(effects["limit_raised"], 0):
+        limit = state["limits"][seat] + effects["limit_raised"]
+        changes["limits"] = replaced(state["limits"], seat, limit)
+    if not _same_int(chips, state["chips"][seat]):
+        changes["chips"] = replaced(state["chips"], seat, chips)
     if bets:
         changes.update(_per_round(state, "bets", seat, p["round"], dict(bets)))
     if effects["watch"]:
         changes["watches"] = replaced(state["watches"], seat, list(effects["watch"]))
     return changes
+
+
+def _same_int(a: Any, b: Any) -> bool:
+    """Both the same whole number (1.0 is not 1 in a state's bytes)."""
+    return type(a) is int and type(b) is int and a == b
 
 
 def _horses_moved(state: State, p: Payload) -> Payload:

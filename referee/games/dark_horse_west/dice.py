@@ -9,6 +9,7 @@ Engineer token to join a limited action another player (or a Ghost die) holds.
 """
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -106,8 +107,21 @@ def spot_problem(
 ) -> str | None:
     """Why a spot is not open to the seat now (with `share`: by an Engineer token), or
     None when it is."""
-    kind = "character" if action == "character" else ACTIONS[action]["kind"]
     mine = [p for p in state["placements"] if p["seat"] == seat and p["action"] == action]
+    return _spot_problem(state, seat, action, row, slot, share, mine)
+
+
+def _spot_problem(
+    state: State,
+    seat: int,
+    action: str,
+    row: str | None,
+    slot: str | None,
+    share: bool,
+    mine: list[Any],
+) -> str | None:
+    """spot_problem, given the seat's placements on the action (`mine`)."""
+    kind = "character" if action == "character" else ACTIONS[action]["kind"]
     if state["solitaire"] and action == "turn_order":
         return "Turn Order is off limits in Solitaire"
     if action == "produce":
@@ -200,15 +214,18 @@ def _engineer_problem(
 
 def spots(state: State) -> list[tuple[str, str | None, str | None]]:
     """Every spot of the board a die may go on, in board order."""
+    return list(_spots(state["seats"]))
+
+
+@lru_cache(maxsize=8)  # one board per number of seats
+def _spots(seats: int) -> tuple[tuple[str, str | None, str | None], ...]:
     out: list[tuple[str, str | None, str | None]] = []
     for action in BOARD:
         if action == "produce":
-            out += [
-                ("produce", r, s) for r in RESOURCES for s in PRODUCE_SLOTS[str(state["seats"])]
-            ]
+            out += [("produce", r, s) for r in RESOURCES for s in PRODUCE_SLOTS[str(seats)]]
         elif action != "dealer":
             out.append((action, None, None))
-    return out + [("character", None, None)]
+    return (*out, ("character", None, None))
 
 
 def subsets(dice: list[dict[str, Any]]) -> list[list[int]]:
@@ -226,11 +243,15 @@ def placements(state: State, seat: int) -> list[Command]:
 
 def _placements(state: State, seat: int) -> Iterator[Command]:
     groups = subsets(unplaced(state, seat))
-    for action, row, slot in spots(state):
+    mine: dict[str, list[Any]] = {}  # the seat's placements by action, scanned once
+    for p in state["placements"]:
+        if p["seat"] == seat:
+            mine.setdefault(p["action"], []).append(p)
+    for action, row, slot in _spots(state["seats"]):
         where = {"action": action, **({"row": row, "slot": slot} if row else {})}
         need = need_of(state, seat, action, slot)
         for share in (False, True):
-            if spot_problem(state, seat, action, row, slot, share):
+            if _spot_problem(state, seat, action, row, slot, share, mine.get(action, [])):
                 continue
             extra = {"share": True} if share else {}
             for group in _sized(groups, need):
