@@ -89,7 +89,8 @@ def standard_move(view: dict[str, Any], seat: int, rng: Rng) -> Command:
     """The ruleset's timeout move on a table consistent with the view (it reads only what
     the seat knows); in an open round, the orders of a seat that sent nothing."""
     rules = registry.get(view["ruleset"])
-    sampled = bot_of(view["ruleset"]).sample(view["state"], seat, Rng(rng.hex("standard")))
+    drawn = Rng(rng.hex(f"standard/{view['version']}"))
+    sampled = bot_of(view["ruleset"]).sample(view["state"], seat, drawn)
     state = simulate.table(view, seat, sampled)
     if simulate.in_round(state):
         orders = rules.default_orders(state["rules"], seat)
@@ -128,7 +129,8 @@ def root_moves(view: dict[str, Any], seat: int, pieces: search.Pieces, rng: Rng)
         return list(view["legal"])
     if pieces.orders is not None:
         return search.sealed_orders(
-            pieces.orders(view["state"], seat, Rng(rng.hex("orders"))), opened["round"]
+            pieces.orders(view["state"], seat, Rng(rng.hex(f"orders/{view['version']}"))),
+            opened["round"],
         )
     sealed = [c for c in view["legal"] if c.get("type") == simulate.SUBMIT]
     return sealed or list(view["legal"])
