@@ -1,0 +1,150 @@
+"""The Dark Horse bot: a sampled table fits the seat's view and plays to the end; the
+playout policy plays legal moves and favours the mover's bets."""
+
+from typing import Any
+
+import pytest
+
+from referee.engine.rng import Rng
+from referee.games import dark_horse as dh
+from referee.games.dark_horse import bot
+from referee.games.dark_horse.data import BETTING_CARDS, HOUSE_DECK
+
+State = dict[str, Any]
+GAMES_PER_COUNT = 6
+# every how many moves a game's table is checked (all of them in the first game)
+CHECK_EVERY = 3
+
+
+def dealt(seats: int, seed: str, **options: Any) -> State:
+    """A table after the deal, from a seed."""
+    state = dh.initial([f"p{s}" for s in range(seats)], {**dh.OPTIONS, **options})
+    for ev in dh.setup(state, Rng(seed)):
+        state = dh.apply(state, ev)
+    return state
+
+
+def step(state: State, seat: int, command: dict[str, Any], seed: str) -> State:
+    for ev in dh.decide(state, seat, command, Rng(seed)):
+        state = dh.apply(state, ev)
+    return state
+
+
+def played_out(state: State, chance: Rng, tag: str) -> list[State]:
+    """Every table of a game played by random legal moves from `state` to its end."""
+    tables = [state]
+    for turn in range(200):
+        if dh.outcome(state) is not None:
+            return tables
+        (seat,) = dh.to_move(state)
+        commands = dh.legal(state, seat)
+        assert commands, f"seat {seat} is to move but has no legal move"
+        command = commands[chance.below(f"{tag}/{turn}", len(commands))]
+        state = step(state, seat, command, f"{tag}/{turn}")
+        tables.append(state)
+    raise AssertionError("the game did not end within 200 moves")
+
+
+def tables(seats: int, games: int = GAMES_PER_COUNT) -> list[State]:
+    """Tables from seeded random games: every move of the first, every few of the rest."""
+    chosen = []
+    for g in range(games):
+        game = played_out(dealt(seats, f"dh-bot/{seats}/{g}"), Rng(f"moves/{seats}/{g}"), "m")
+        chosen += game if g == 0 else game[::CHECK_EVERY]
+    return chosen
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_a_sample_shows_the_seat_what_it_sees(seats: int) -> None:
+    for n, state in enumerate(tables(seats)):
+        for seat in range(seats):
+            seen = dh.view(state, seat)
+            drawn = bot.sample(seen, seat, Rng(f"sample/{seats}/{n}/{seat}"))
+            assert dh.view(drawn, seat) == seen
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_a_sample_is_a_table_the_rules_play_to_the_end(seats: int) -> None:
+    for n, state in enumerate(tables(seats, games=2)):
+        seat = n % seats
+        drawn = bot.sample(dh.view(state, seat), seat, Rng(f"sample/{n}"))
+        assert _betting_cards_all_there(drawn)
+        assert _action_cards_all_there(drawn)
+        final = played_out(drawn, Rng(f"after/{n}"), "p")[-1]
+        assert dh.outcome(final) is not None
+
+
+def _betting_cards_all_there(state: State) -> bool:
+    held = [h for cards in state["betting_cards"] for h in cards]
+    gone = [d["horse"] for d in state["discarded_betting_cards"]]
+    return sorted(held + gone + state["betting_stack"]) == sorted(BETTING_CARDS)
+
+
+def _action_cards_all_there(state: State) -> bool:
+    held = [c for hand in state["hands"] for c in hand]
+    played = [p["card"] for p in state["played"]]
+    return sorted(held + played + state["set_aside"]) == list(range(len(HOUSE_DECK)))
+
+
+def test_the_unseen_cards_are_drawn_not_copied() -> None:
+    """Two samples of one view deal the other seats different cards (the true hands are
+    not read through some back door), and the seat's own cards stay its own."""
+    state = dealt(4, "dh-bot/unseen")
+    seen = dh.view(state, 0)
+    drawn = [bot.sample(seen, 0, Rng(f"unseen/{n}")) for n in range(20)]
+    assert len({str(d["hands"][1:]) for d in drawn}) > 10
+    assert len({str(d["betting_cards"][1:] + [d["betting_stack"]]) for d in drawn}) > 10
+    assert all(d["hands"][0] == state["hands"][0] for d in drawn)
+    assert all(d["betting_cards"][0] == state["betting_cards"][0] for d in drawn)
+
+
+def test_a_discarded_or_played_card_is_never_dealt_again() -> None:
+    for n, state in enumerate(tables(3, games=2)):
+        drawn = bot.sample(dh.view(state, 1), 1, Rng(f"gone/{n}"))
+        played = {p["card"] for p in state["played"]}
+        assert not played & {c for hand in drawn["hands"] for c in hand}
+        assert _betting_cards_all_there(drawn)
+
+
+def test_the_sample_knows_the_first_seat() -> None:
+    state = dealt(3, "dh-bot/first", first_seat=2)
+    game = played_out(state, Rng("first"), "f")
+    for n, table in enumerate(game[::2]):
+        drawn = bot.sample(dh.view(table, 0), 0, Rng(f"first/{n}"))
+        assert drawn["first_seat"] == 2
+
+
+def test_a_moderators_deck_is_kept_where_seen() -> None:
+    """A moderator's deck is not in the view: the cards seen are kept, the rest guessed,
+    and the sample still fits the view and plays to the end."""
+    deck = [HOUSE_DECK[(n * 5) % len(HOUSE_DECK)] for n in range(30)]
+    state = dealt(3, "dh-bot/deck", deck=deck)
+    game = played_out(state, Rng("deck"), "d")
+    for n, table in enumerate(game[::4]):
+        seen = dh.view(table, 1)
+        drawn = bot.sample(seen, 1, Rng(f"deck/{n}"))
+        assert dh.view(drawn, 1) == seen
+        assert dh.outcome(played_out(drawn, Rng(f"deck-after/{n}"), "q")[-1]) is not None
+
+
+def test_the_policy_plays_a_legal_move_at_every_table() -> None:
+    for n, state in enumerate(tables(4, games=2)):
+        if dh.outcome(state) is not None:
+            continue
+        (seat,) = dh.to_move(state)
+        commands = dh.legal(state, seat)
+        assert bot.policy(state, seat, commands, Rng(f"policy/{n}")) in commands
+
+
+def test_the_policy_moves_the_movers_horse_forward() -> None:
+    """With a card that moves its own horse either way, the mover pushes it forward
+    (whenever the policy does not draw a random move)."""
+    state = dealt(2, "dh-bot/forward")
+    state = {**state, "phase": "racing", "turn": 0, "line": [6, 5, 4, 7, 1, 3, 2]}
+    state = {**state, "dark_horse": 6, "betting_cards": [[4, 4, 5], [1, 2, 3]]}
+    state = {**state, "hands": [[3, 13], state["hands"][1]]}  # #4 one either way, #7 +2
+    commands = dh.legal(state, 0)
+    chosen = [bot.policy(state, 0, commands, Rng(f"fwd/{n}")) for n in range(40)]
+    best = {"type": "play_card", "card": 3, "take_token": False, "direction": "forward"}
+    assert chosen.count(best) > len(chosen) // 2
+    assert max(chosen, key=chosen.count) == best
