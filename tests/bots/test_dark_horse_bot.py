@@ -5,6 +5,9 @@ from typing import Any
 
 import pytest
 
+import referee.games  # noqa: F401  (registers the rulesets)
+from referee.bots import levels, random_play
+from referee.engine import game
 from referee.engine.rng import Rng
 from referee.games import dark_horse as dh
 from referee.games.dark_horse import bot
@@ -148,3 +151,82 @@ def test_the_policy_moves_the_movers_horse_forward() -> None:
     best = {"type": "play_card", "card": 3, "take_token": False, "direction": "forward"}
     assert chosen.count(best) > len(chosen) // 2
     assert max(chosen, key=chosen.count) == best
+
+
+def random_game(players: int, seed: str) -> list[State]:
+    """The engine states of a seeded random-bot game, from the deal to the end."""
+    state = game.fold(game.create(dh.NAME, [f"p{s}" for s in range(players)], {}, seed))
+    states, rng = [state], Rng(f"bot:{seed}")
+    for turn in range(200):
+        if game.is_closed(state):
+            return states
+        actor, command = random_play.choose(state, rng, turn)
+        state = game.step(state, actor, command, seed)[1]
+        states.append(state)
+    raise AssertionError("a dark-horse game ends within 200 moves")
+
+
+def twin(state: State, seat: int, label: str) -> State:
+    """The same game with another seat's hand and betting cards dealt anew from what no
+    one else holds (its own cards with the set-aside cards and the betting stack), and
+    the stack reshuffled: the seed's undrawn future differs too."""
+    rules = state["rules"]
+    other = (seat + 1) % rules["seats"]
+    chance = Rng(label)
+    hidden = chance.shuffle("action", rules["hands"][other] + rules["set_aside"])
+    size = len(rules["hands"][other])
+    hands = [sorted(hidden[:size]) if s == other else h for s, h in enumerate(rules["hands"])]
+    unseen = chance.shuffle("betting", rules["betting_cards"][other] + rules["betting_stack"])
+    count = len(rules["betting_cards"][other])
+    betting = [
+        sorted(unseen[:count]) if s == other else b for s, b in enumerate(rules["betting_cards"])
+    ]
+    changed = {
+        "hands": hands,
+        "set_aside": sorted(hidden[size:]),
+        "betting_cards": betting,
+        "betting_stack": unseen[count:],
+    }
+    return {**state, "rules": {**rules, **changed}}
+
+
+def twins(players: int) -> list[tuple[State, State, int]]:
+    """Pairs of games that differ only in what the seat to move cannot see."""
+    pairs = []
+    for g in range(2):
+        states = random_game(players, f"twins/{players}/{g}")
+        for n, state in enumerate(states[: -1 : len(states) // 5]):
+            (seat,) = game.to_move(state)
+            other = twin(state, seat, f"twin/{players}/{g}/{n}")
+            if other["rules"] != state["rules"]:
+                pairs.append((state, other, seat))
+    return pairs
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_noninterference_the_strong_choice_ignores_what_the_seat_cannot_see(players: int) -> None:
+    pairs = twins(players)
+    assert len(pairs) >= 8
+    for n, (one, two, seat) in enumerate(pairs):
+        assert game.view(one, seat) == game.view(two, seat)
+        mine = [Rng(f"mine/{n}") for _ in range(2)]
+        chosen = [
+            levels.choose(game.view(s, seat), seat, "strong", rng, iterations=30)
+            for s, rng in zip((one, two), mine, strict=True)
+        ]
+        assert chosen[0] == chosen[1]
+
+
+def test_noninterference_would_catch_a_bot_that_peeks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The twins do differ where it matters: a bot that reads the true table in place of
+    a sample chooses differently in some twin."""
+    pairs = twins(2)
+    differ = 0
+    for n, (one, two, seat) in enumerate(pairs):
+        chosen = []
+        for state in (one, two):
+            monkeypatch.setattr(bot, "sample", lambda view, s, rng, true=state: true["rules"])
+            view = game.view(state, seat)
+            chosen.append(levels.choose(view, seat, "strong", Rng(f"peek/{n}"), iterations=30))
+        differ += chosen[0] != chosen[1]
+    assert differ > 0

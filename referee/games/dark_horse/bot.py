@@ -19,19 +19,20 @@ from collections import Counter
 from typing import Any
 
 from ...engine.rng import Rng
-from .cards import EXCHANGE, MOVE, RIDER_FALL_OFF, move_events
+from .cards import MOVE, RIDER_FALL_OFF, target_horses
 from .data import (
     ACTION_CARDS_PER_PLAYER,
     BETTING_CARDS,
     HOUSE_DECK,
     RANKS,
+    RIDER_FALL_OFF_RANK,
     TOKEN_BONUS,
     TOKEN_BONUS_RANKS,
     TOKEN_PENALTY,
 )
-from .line import moved
+from .line import destination, horse_at, moved
 from .state import PLACEMENT, RACING, action_cards
-from .turns import DISCARD, PLACE, PLAY
+from .turns import DISCARD, PLAY
 from .versions import RANK_AMONG_OTHERS, VERSION, since
 
 State = dict[str, Any]
@@ -194,40 +195,56 @@ def policy(state: State, seat: int, commands: list[Command], rng: Rng) -> Comman
     stream = rng.stream(label)
     if stream.below(GREEDY_OUT_OF) >= GREEDY_IN:
         return commands[stream.below(len(commands))]
-    values = [value(state, seat, command) for command in commands]
+    values = values_of(state, seat, commands)
     best = max(values)
     top = [c for c, v in zip(commands, values, strict=True) if v == best]
     return top[stream.below(len(top))]
 
 
-def value(state: State, seat: int, command: Command) -> int:
-    """How good a move looks to the mover at a glance, in sevenths of a point: the line
-    after it scored for the mover's bets, a discard by the points the card loses against
-    an average draw, a horse card by where the mover's horses stand in the line."""
-    kind = command["type"]
+def values_of(state: State, seat: int, commands: list[Command]) -> list[int]:
+    """How good each move looks to the mover at a glance, in sevenths of a point: the
+    line after it scored for the mover's bets, a discard by the points the card loses
+    against an average draw, a horse card by where the mover's horses stand in the line."""
+    kind = commands[0]["type"]
     if kind == PLAY:
-        return _play_value(state, seat, command)
+        lines = Lines(state)
+        return [_play_value(state, seat, command, lines) for command in commands]
     if kind == DISCARD:
-        return -_card_points(state, seat, command["horse"])
-    if kind == PLACE:
-        return _place_value(state, seat, command)
-    return 0
+        return [-_card_points(state, command["horse"]) for command in commands]
+    return [_place_value(state, seat, command) for command in commands]
 
 
-def _play_value(state: State, seat: int, command: Command) -> int:
-    action = action_cards(state)[command["card"]]
+class Lines:
+    """The line after each card played, each card and direction worked out once."""
+
+    def __init__(self, state: State) -> None:
+        self.state, self.deck = state, action_cards(state)
+        self.among = since(state, RANK_AMONG_OTHERS)
+        self.known: dict[tuple[int, str | None], list[int]] = {}
+
+    def after(self, command: Command) -> list[int]:
+        """The line once the command's action card is played (an exchange leaves it)."""
+        key = (command["card"], command.get("direction"))
+        if key not in self.known:
+            self.known[key] = self._moved(self.deck[command["card"]], key[1])
+        return self.known[key]
+
+    def _moved(self, action: dict[str, Any], direction: str | None) -> list[int]:
+        line = self.state["line"]
+        if action["kind"] == MOVE:
+            way = direction or action["direction"]
+            for horse in target_horses(line, action, among_others=self.among):
+                line = moved(line, horse, destination(line, horse, way, action["steps"]))
+        elif action["kind"] == RIDER_FALL_OFF:
+            line = moved(line, horse_at(line, RIDER_FALL_OFF_RANK), len(line))
+        return list(line)
+
+
+def _play_value(state: State, seat: int, command: Command, lines: Lines) -> int:
     token = state["tokens"][seat] or bool(command.get("take_token"))
-    line = state["line"]
-    if action["kind"] == MOVE:
-        direction = command.get("direction", action["direction"])
-        among = since(state, RANK_AMONG_OTHERS)
-        for ev in move_events(line, action, direction, among_others=among):
-            line = moved(line, ev["payload"]["horse"], ev["payload"]["to_rank"])
-    elif action["kind"] == RIDER_FALL_OFF:
-        line = moved(line, line[len(line) - 3], len(line))
-    after = RANKS * score(state, seat, line, token)
-    if action["kind"] == EXCHANGE:
-        after += _exchange_gain(state, seat, command.get("exchange"))
+    after = RANKS * score(state, seat, lines.after(command), token)
+    if "exchange" in command:
+        after += _exchange_gain(state, seat, command["exchange"])
     return after
 
 
@@ -238,10 +255,10 @@ def _exchange_gain(state: State, seat: int, exchange: dict[str, Any] | None) -> 
         return 0
     if exchange["seat"] != seat:
         return -1
-    return sum(state["rank_points"]) - RANKS * _card_points(state, seat, exchange["discard"])
+    return sum(state["rank_points"]) - RANKS * _card_points(state, exchange["discard"])
 
 
-def _card_points(state: State, seat: int, horse: int) -> int:
+def _card_points(state: State, horse: int) -> int:
     line = state["line"]
     return int(state["rank_points"][len(line) - line.index(horse) - 1])
 
