@@ -10,7 +10,7 @@ from referee.bots import levels, random_play
 from referee.engine import game
 from referee.engine.rng import Rng
 from referee.games import dark_horse as dh
-from referee.games.dark_horse import bot
+from referee.games.dark_horse import bot, tactics
 from referee.games.dark_horse.data import BETTING_CARDS, HOUSE_DECK
 
 State = dict[str, Any]
@@ -139,18 +139,54 @@ def test_the_policy_plays_a_legal_move_at_every_table() -> None:
         assert bot.policy(state, seat, commands, Rng(f"policy/{n}")) in commands
 
 
+def racing_table(hand: list[int], bets: list[int]) -> State:
+    """Two players racing on the text's example line, seat 0 to play from `hand`."""
+    state = dealt(2, "dh-bot/racing")
+    return {
+        **state,
+        "phase": "racing",
+        "turn": 0,
+        "line": [6, 5, 4, 7, 1, 3, 2],
+        "dark_horse": 6,
+        "betting_cards": [bets, [1, 2, 3]],
+        "hands": [hand, state["hands"][1]],
+    }
+
+
+def most_chosen(state: State, seat: int, tries: int = 40) -> tuple[dict[str, Any], int]:
+    """The policy's most frequent move at a table, and how often it came."""
+    commands = dh.legal(state, seat)
+    chosen = [bot.policy(state, seat, commands, Rng(f"most/{n}")) for n in range(tries)]
+    best = max(chosen, key=chosen.count)
+    return best, chosen.count(best)
+
+
 def test_the_policy_moves_the_movers_horse_forward() -> None:
-    """With a card that moves its own horse either way, the mover pushes it forward
+    """With only a card that moves its own horse either way, the mover pushes it forward
     (whenever the policy does not draw a random move)."""
-    state = dealt(2, "dh-bot/forward")
-    state = {**state, "phase": "racing", "turn": 0, "line": [6, 5, 4, 7, 1, 3, 2]}
-    state = {**state, "dark_horse": 6, "betting_cards": [[4, 4, 5], [1, 2, 3]]}
-    state = {**state, "hands": [[3, 13], state["hands"][1]]}  # #4 one either way, #7 +2
-    commands = dh.legal(state, 0)
-    chosen = [bot.policy(state, 0, commands, Rng(f"fwd/{n}")) for n in range(40)]
-    best = {"type": "play_card", "card": 3, "take_token": False, "direction": "forward"}
-    assert chosen.count(best) > len(chosen) // 2
-    assert max(chosen, key=chosen.count) == best
+    best, times = most_chosen(racing_table([3], [4, 4, 5]), 0)  # horse #4 one either way
+    assert best == {"type": "play_card", "card": 3, "take_token": False, "direction": "forward"}
+    assert times > 20
+
+
+def test_the_policy_plays_the_card_that_helps_now_and_keeps_the_one_that_helps_anytime():
+    """Horse #4 stands 5th: "the 5th horse forward 2" helps it now, "horse #4 forward 2"
+    helps it wherever it stands, so that one is kept for later."""
+    rank_5_forward_2, horse_4_forward_2 = 19, 10
+    best, times = most_chosen(racing_table([horse_4_forward_2, rank_5_forward_2], [4, 4, 5]), 0)
+    assert best == {"type": "play_card", "card": rank_5_forward_2, "take_token": False}
+    assert times > 20
+
+
+def test_a_cards_worth_is_what_it_gains_the_bets_on_average() -> None:
+    bets, points = (4, 5), (10, 8, 6, 4, 3, 2, 1)
+    worth = {n: tactics.worth(tactics.card_key(HOUSE_DECK[n]), bets, points) for n in range(33)}
+    # horse #4 forward 2 helps wherever #4 stands; "the 5th horse forward 2" moves a
+    # horse that is as likely any other, which gains the bets nothing on average
+    assert worth[10] > 0 == worth[19]
+    assert worth[12] < 0  # horse #6 forward 2 passes the bet horses as often as not
+    assert worth[31] == 0  # an exchange moves no horse
+    assert worth[3] > worth[0] > 0  # one either way: best on a bet horse, still of use
 
 
 def random_game(players: int, seed: str) -> list[State]:

@@ -10,30 +10,19 @@ from the other seats' moves (which horses they push, which card they chose to di
 whether they took a token): every deal that fits the cards is equally likely, which is
 the chance of the deal given the cards seen, before any inference about play.
 
-`policy` plays a playout move greedily for the mover's own betting cards (the line
-after the move scored for its bets and its token), with some moves drawn at random so
-that playouts still explore; `ITERATIONS` is the strong level's budget.
+`policy` plays a playout move the way tactics.py judges moves at a glance, with some
+moves drawn at random so that playouts still explore; `ITERATIONS` is the strong level's
+budget.
 """
 
 from collections import Counter
 from typing import Any
 
 from ...engine.rng import Rng
-from .cards import MOVE, RIDER_FALL_OFF, target_horses
-from .data import (
-    ACTION_CARDS_PER_PLAYER,
-    BETTING_CARDS,
-    HOUSE_DECK,
-    RANKS,
-    RIDER_FALL_OFF_RANK,
-    TOKEN_BONUS,
-    TOKEN_BONUS_RANKS,
-    TOKEN_PENALTY,
-)
-from .line import destination, horse_at, moved
-from .state import PLACEMENT, RACING, action_cards
-from .turns import DISCARD, PLAY
-from .versions import RANK_AMONG_OTHERS, VERSION, since
+from .data import ACTION_CARDS_PER_PLAYER, BETTING_CARDS, HOUSE_DECK
+from .state import PLACEMENT, RACING
+from .tactics import values_of
+from .versions import VERSION
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -176,18 +165,6 @@ def _shuffled(items: list[int], rng: Rng, label: str) -> list[int]:
     return rng.shuffle(label, items)
 
 
-def score(state: State, seat: int, line: list[int], token: bool) -> int:
-    """The seat's points if the race ended with this line: its betting cards by rank, and
-    its Dark Horse token if it holds one (or is taking one)."""
-    points = state["rank_points"]
-    size = len(line)
-    total = sum(points[size - line.index(h) - 1] for h in state["betting_cards"][seat])
-    if token:
-        dark_rank = size - line.index(state["dark_horse"])
-        total += TOKEN_BONUS if dark_rank <= TOKEN_BONUS_RANKS else TOKEN_PENALTY
-    return total
-
-
 def policy(state: State, seat: int, commands: list[Command], rng: Rng) -> Command:
     """A playout move: usually the move best for the mover's own bets (ties drawn at
     random), sometimes any legal move."""
@@ -199,79 +176,3 @@ def policy(state: State, seat: int, commands: list[Command], rng: Rng) -> Comman
     best = max(values)
     top = [c for c, v in zip(commands, values, strict=True) if v == best]
     return top[stream.below(len(top))]
-
-
-def values_of(state: State, seat: int, commands: list[Command]) -> list[int]:
-    """How good each move looks to the mover at a glance, in sevenths of a point: the
-    line after it scored for the mover's bets, a discard by the points the card loses
-    against an average draw, a horse card by where the mover's horses stand in the line."""
-    kind = commands[0]["type"]
-    if kind == PLAY:
-        lines = Lines(state)
-        return [_play_value(state, seat, command, lines) for command in commands]
-    if kind == DISCARD:
-        return [-_card_points(state, command["horse"]) for command in commands]
-    return [_place_value(state, seat, command) for command in commands]
-
-
-class Lines:
-    """The line after each card played, each card and direction worked out once."""
-
-    def __init__(self, state: State) -> None:
-        self.state, self.deck = state, action_cards(state)
-        self.among = since(state, RANK_AMONG_OTHERS)
-        self.known: dict[tuple[int, str | None], list[int]] = {}
-
-    def after(self, command: Command) -> list[int]:
-        """The line once the command's action card is played (an exchange leaves it)."""
-        key = (command["card"], command.get("direction"))
-        if key not in self.known:
-            self.known[key] = self._moved(self.deck[command["card"]], key[1])
-        return self.known[key]
-
-    def _moved(self, action: dict[str, Any], direction: str | None) -> list[int]:
-        line = self.state["line"]
-        if action["kind"] == MOVE:
-            way = direction or action["direction"]
-            for horse in target_horses(line, action, among_others=self.among):
-                line = moved(line, horse, destination(line, horse, way, action["steps"]))
-        elif action["kind"] == RIDER_FALL_OFF:
-            line = moved(line, horse_at(line, RIDER_FALL_OFF_RANK), len(line))
-        return list(line)
-
-
-def _play_value(state: State, seat: int, command: Command, lines: Lines) -> int:
-    token = state["tokens"][seat] or bool(command.get("take_token"))
-    after = RANKS * score(state, seat, lines.after(command), token)
-    if "exchange" in command:
-        after += _exchange_gain(state, seat, command["exchange"])
-    return after
-
-
-def _exchange_gain(state: State, seat: int, exchange: dict[str, Any] | None) -> int:
-    """An own exchange gains an average card's points for the card discarded; making
-    another seat exchange lets it drop its worst card, so it counts a little against."""
-    if exchange is None:
-        return 0
-    if exchange["seat"] != seat:
-        return -1
-    return sum(state["rank_points"]) - RANKS * _card_points(state, exchange["discard"])
-
-
-def _card_points(state: State, horse: int) -> int:
-    line = state["line"]
-    return int(state["rank_points"][len(line) - line.index(horse) - 1])
-
-
-def _place_value(state: State, seat: int, command: Command) -> int:
-    """A horse card laid: the mover's horses want to be near the front (right) as the line
-    stands, others at the back (left); each horse's place counts from the front."""
-    line = list(state["line"])
-    if command.get("side") == "left":
-        line = [command["horse"], *line]
-    else:
-        line = [*line, command["horse"]]
-    mine = set(state["betting_cards"][seat])
-    return -sum(len(line) - i for i, h in enumerate(line) if h in mine) - RANKS * sum(
-        1 for h in mine if h not in line
-    )
