@@ -1,6 +1,7 @@
 """The Dark Horse bot: a sampled table fits the seat's view and plays to the end; the
 playout policy plays legal moves and favours the mover's bets."""
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -187,6 +188,30 @@ def test_a_cards_worth_is_what_it_gains_the_bets_on_average() -> None:
     assert worth[12] < 0  # horse #6 forward 2 passes the bet horses as often as not
     assert worth[31] == 0  # an exchange moves no horse
     assert worth[3] > worth[0] > 0  # one either way: best on a bet horse, still of use
+
+
+def test_the_estimate_shares_the_win_and_favours_the_seat_ahead() -> None:
+    """Seat 0's horses #4 and #5 stand 5th and 6th, seat 1's #1, #2, #3 stand 1st to 3rd
+    (with no card left to change it): seat 1 is far more likely to win."""
+    state = {**racing_table([], [4, 4, 5]), "hands": [[], []]}
+    shares = bot.evaluate(state, 0)
+    assert sum(shares) == 1 and all(0 <= share <= 1 for share in shares)
+    assert shares[1] > 10 * shares[0]
+    level = {**state, "betting_cards": [[1, 2, 3], [1, 2, 3]]}
+    assert bot.evaluate(level, 0) == [Fraction(1, 2), Fraction(1, 2)]
+
+
+def test_the_estimate_counts_what_a_hand_is_still_worth() -> None:
+    """Two seats on the same horses: the one holding "horse #4 forward 2" stands better."""
+    state = {**racing_table([10], [4, 5]), "betting_cards": [[4, 5], [4, 5]], "hands": [[10], [19]]}
+    shares = bot.evaluate(state, 0)
+    assert shares[0] > shares[1]
+
+
+def test_every_table_of_a_game_has_an_estimate() -> None:
+    for state in tables(3, games=1):
+        if dh.outcome(state) is None:
+            assert sum(bot.evaluate(state, 0)) == 1
 
 
 def random_game(players: int, seed: str) -> list[State]:

@@ -10,18 +10,24 @@ from the other seats' moves (which horses they push, which card they chose to di
 whether they took a token): every deal that fits the cards is equally likely, which is
 the chance of the deal given the cards seen, before any inference about play.
 
-`policy` plays a playout move the way tactics.py judges moves at a glance, with some
-moves drawn at random so that playouts still explore; `ITERATIONS` is the strong level's
-budget.
+The search does not play on to the end: a playout stops at once (PLAYOUT_MOVES = 0) and
+`evaluate` estimates each seat's share of the win from how it stands (tactics.py: its
+points as the line stands, with what its hand is still worth), each ODDS_POINTS points
+ahead doubling a seat's odds. A win or a loss at the end of a random race says little
+about the move that led to it (docs/bots.md); the estimate says more, for less.
+`policy` plays a move the way tactics.py judges moves at a glance, with some drawn at
+random (for playouts that go on, when PLAYOUT_MOVES allows). `ITERATIONS` is the strong
+level's budget.
 """
 
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 from ...engine.rng import Rng
 from .data import ACTION_CARDS_PER_PLAYER, BETTING_CARDS, HOUSE_DECK
 from .state import PLACEMENT, RACING
-from .tactics import values_of
+from .tactics import KEEP_DENOMINATOR, UNIT, standing, values_of
 from .versions import VERSION
 
 State = dict[str, Any]
@@ -30,6 +36,10 @@ Command = dict[str, Any]
 
 # the strong level's iterations a move: about 1 s a move on one core here (docs/bots.md)
 ITERATIONS = 1000
+# a playout is cut at once and evaluated
+PLAYOUT_MOVES = 0
+# each ODDS_POINTS points a seat stands ahead doubles its odds of winning
+ODDS_POINTS = 2
 # a playout move is the policy's best 3 times in 4, else any legal move
 GREEDY_IN, GREEDY_OUT_OF = 3, 4
 
@@ -176,3 +186,12 @@ def policy(state: State, seat: int, commands: list[Command], rng: Rng) -> Comman
     best = max(values)
     top = [c for c, v in zip(commands, values, strict=True) if v == best]
     return top[stream.below(len(top))]
+
+
+def evaluate(state: State, seat: int) -> list[Fraction]:
+    """Each seat's share of the win, estimated from how it stands: odds doubling every
+    ODDS_POINTS points ahead of the seat standing worst."""
+    standings = [standing(state, s) for s in range(state["seats"])]
+    step = KEEP_DENOMINATOR * UNIT * ODDS_POINTS
+    odds = [2 ** ((value - min(standings)) // step) for value in standings]
+    return [Fraction(o, sum(odds)) for o in odds]

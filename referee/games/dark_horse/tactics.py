@@ -16,7 +16,7 @@ from typing import Any
 from .cards import MOVE, RIDER_FALL_OFF, target_horses
 from .data import HORSES, RANKS, RIDER_FALL_OFF_RANK, TOKEN_BONUS, TOKEN_BONUS_RANKS, TOKEN_PENALTY
 from .line import CHOICE, DIRECTIONS, destination, horse_at, moved
-from .state import action_cards
+from .state import PLACEMENT, action_cards
 from .turns import DISCARD, PLAY
 from .versions import RANK_AMONG_OTHERS, since
 
@@ -89,7 +89,7 @@ def _play_value(state: State, seat: int, command: Command, lines: Lines) -> int:
     if "exchange" in command:
         after += _exchange_gain(state, seat, command["exchange"])
     action = lines.deck[command["card"]]
-    kept = worth(card_key(action), tuple(sorted(state["betting_cards"][seat])), _points(state))
+    kept = worth(card_key(action), _bets(state, seat), _points(state))
     return KEEP_DENOMINATOR * after - KEEP_NUMERATOR * kept
 
 
@@ -121,6 +121,30 @@ def _place_value(state: State, seat: int, command: Command) -> int:
     return -sum(len(line) - i for i, h in enumerate(line) if h in mine) - RANKS * sum(
         1 for h in mine if h not in line
     )
+
+
+def standing(state: State, seat: int) -> int:
+    """How well a seat stands: its points as the line stands (a horse not yet laid counts
+    as 4th), with what its hand is still worth to it."""
+    if state["phase"] == PLACEMENT:
+        return KEEP_DENOMINATOR * UNIT * _laid_points(state, seat)
+    deck, bets, points = action_cards(state), _bets(state, seat), _points(state)
+    kept = sum(worth(card_key(deck[card]), bets, points) for card in state["hands"][seat])
+    now = score(state, seat, state["line"], state["tokens"][seat])
+    return KEEP_DENOMINATOR * UNIT * now + KEEP_NUMERATOR * kept
+
+
+def _laid_points(state: State, seat: int) -> int:
+    line, points = state["line"], state["rank_points"]
+    middle = points[RANKS // 2]
+    return sum(
+        points[len(line) - line.index(h) - 1] if h in line else middle
+        for h in state["betting_cards"][seat]
+    )
+
+
+def _bets(state: State, seat: int) -> tuple[int, ...]:
+    return tuple(sorted(state["betting_cards"][seat]))
 
 
 def _points(state: State) -> tuple[int, ...]:
