@@ -1,4 +1,4 @@
-"""How good a Dark Horse move looks to its player at a glance: the bot's playout policy.
+"""How good a Dark Horse move or table looks to a player at a glance: the bot's judgement.
 
 A move is worth the points the player's betting cards (and its token) would score if
 the race ended after it, less what the action card played would still be worth kept in
@@ -24,8 +24,8 @@ State = dict[str, Any]
 Command = dict[str, Any]
 Action = dict[str, Any]
 
-# 7 * 6 * 5 * 4 * 3: every count of ways to lay up to five named horses divides it
-UNIT = 2520
+# 7 * 6 * 5 * 4: every count of ways to lay up to three named horses divides it
+UNIT = 840
 # a card kept in hand counts KEEP_NUMERATOR / KEEP_DENOMINATOR of its worth
 KEEP_NUMERATOR, KEEP_DENOMINATOR = 3, 2
 
@@ -159,22 +159,26 @@ def card_key(action: Action) -> tuple[Any, ...]:
     return (MOVE, targets, action["steps"], action["direction"])
 
 
-@lru_cache(maxsize=4096)
 def worth(card: tuple[Any, ...], bets: tuple[int, ...], points: tuple[int, ...]) -> int:
-    """What an action card gains the bets, in units of 1/UNIT point, on average over
-    the places of the bet horses and the horses it names, played the better way."""
+    """What an action card gains the bets, in units of 1/UNIT point: each bet card's
+    horse's average gain (a card that says forward or back played the way better for that
+    horse, which may overrate it for a seat with bets both ways)."""
+    return sum(horse_worth(card, horse, points) for horse in bets)
+
+
+@lru_cache(maxsize=1024)
+def horse_worth(card: tuple[Any, ...], horse: int, points: tuple[int, ...]) -> int:
+    """What an action card gains one horse's betting card, in units of 1/UNIT point, on
+    average over the places of that horse and of the horses the card names, played the
+    better way for it."""
     if card[0] not in (MOVE, RIDER_FALL_OFF):
         return 0  # an exchange moves no horse
-    return _average_gain(card, bets, points)
-
-
-def _average_gain(card: tuple[Any, ...], bets: tuple[int, ...], points: tuple[int, ...]) -> int:
     action = _action(card)
     ways = DIRECTIONS if action.get("direction") == CHOICE else (None,)
     total, count = 0, 0
-    for line in _lines(card, bets):
-        before = _scored(line, bets, points)
-        total += max(_scored(played(line, action, w, True), bets, points) for w in ways) - before
+    for line in _lines(card, horse):
+        before = _scored(line, horse, points)
+        total += max(_scored(played(line, action, w, True), horse, points) for w in ways) - before
         count += 1
     return UNIT * total // count
 
@@ -191,11 +195,11 @@ def _action(card: tuple[Any, ...]) -> Action:
     }
 
 
-def _lines(card: tuple[Any, ...], bets: tuple[int, ...]) -> Iterator[list[int]]:
-    """A line for every way to place the bet horses and the horses the card names; the
-    other horses fill the rest in order (which of them stands where changes nothing)."""
+def _lines(card: tuple[Any, ...], horse: int) -> Iterator[list[int]]:
+    """A line for every way to place the horse and the horses the card names; the other
+    horses fill the rest in order (which of them stands where changes nothing)."""
     named = [value for key, value in card[1] if key == "horse"] if card[0] == MOVE else []
-    keys = sorted(set(bets)) + [h for h in named if h not in bets]
+    keys = [horse] + [h for h in named if h != horse]
     rest = [h for h in HORSES if h not in keys]
     for places in permutations(range(RANKS), len(keys)):
         line: list[int] = list(rest)
@@ -204,6 +208,5 @@ def _lines(card: tuple[Any, ...], bets: tuple[int, ...]) -> Iterator[list[int]]:
         yield line
 
 
-def _scored(line: list[int], bets: tuple[int, ...], points: tuple[int, ...]) -> int:
-    size = len(line)
-    return sum(points[size - line.index(h) - 1] for h in bets)
+def _scored(line: list[int], horse: int, points: tuple[int, ...]) -> int:
+    return points[len(line) - line.index(horse) - 1]
