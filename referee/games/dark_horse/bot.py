@@ -35,7 +35,7 @@ View = dict[str, Any]
 Command = dict[str, Any]
 
 # the strong level's iterations a move: about 1 s a move on one core here (docs/bots.md)
-ITERATIONS = 1000
+ITERATIONS = 1600
 # a playout is cut at once and evaluated
 PLAYOUT_MOVES = 0
 # each ODDS_POINTS points a seat stands ahead doubles its odds of winning
