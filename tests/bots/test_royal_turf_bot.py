@@ -1,0 +1,141 @@
+"""The Royal Turf bot's sampler: from any seat's view of a table reached by seeded random
+games (2-6 players, the variants alone and together), it draws a full table that shows
+that seat the same view, that the rules play on to the end, and whose hidden parts (other
+seats' sealed chips, the cards of earlier races) are drawn uniformly."""
+
+import itertools
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from referee import bots
+from referee.engine import game
+from referee.engine.rng import Rng
+from referee.games.royal_turf import bot, legal, to_move, view
+from referee.games.royal_turf.cards import horse_of
+from referee.games.royal_turf.data import HIDDEN_BETS_CHIPS, HORSES
+from referee.games.royal_turf.options import VARIANTS
+
+RULESET = "royal-turf"
+MIXES = {
+    "standard": {},
+    **{name: {name: True} for name in VARIANTS},
+    "all": dict.fromkeys(VARIANTS, True),
+    "hidden_bets+free_zero": {"hidden_bets": True, "zero_chip_uses_bet": False},
+}
+EVERY = 5  # turns between the points a game is sampled at
+PLAYOUTS = 2  # points per game whose samples are played to the end
+
+
+def played(players: int, options: dict[str, Any], seed: str):
+    """The engine states of a seeded random-bot game, one before every command."""
+    names = [f"p{s}" for s in range(players)]
+    state = game.fold(game.create(RULESET, names, options, seed))
+    chance = Rng(f"bot:{seed}")
+    for turn in itertools.count():
+        if game.is_over(state):
+            return
+        yield state
+        actor, command = bots.choose(state, chance, turn)
+        state = game.step(state, actor, command, seed)[1]
+
+
+def play_out(state: game.State, rules: dict[str, Any], seed: str) -> game.State:
+    """The engine state with `rules` as its table, played by random bots to the end."""
+    state = {**state, "rules": rules}
+    chance = Rng(f"playout:{seed}")
+    for turn in range(2_000):
+        if game.is_over(state):
+            return state
+        actor, command = bots.choose(state, chance, turn)
+        state = game.step(state, actor, command, seed)[1]
+    raise AssertionError("the sampled table did not play to its end")
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+@pytest.mark.parametrize("mix", MIXES)
+def test_a_sampled_table_shows_the_seat_its_view_and_plays_to_the_end(mix, players):
+    seed = f"sampled-{mix}-{players}"
+    states = list(played(players, MIXES[mix], seed))
+    points = states[::EVERY]
+    played_out = set(range(0, len(points), len(points) // PLAYOUTS + 1))
+    for index, state in enumerate(points):
+        real = state["rules"]
+        for seat in range(players):
+            seen = view(real, seat)
+            drawn = bot.sample(seen, seat, Rng(f"sample:{seed}/{index}/{seat}"))
+            assert view(drawn, seat) == seen
+            assert drawn.keys() == real.keys()
+            assert to_move(drawn) == to_move(real)
+            assert legal(drawn, seat) == legal(real, seat)
+            assert drawn["sealed"].keys() == real["sealed"].keys()
+            assert [s for s in drawn["sealed"].values() if s["seat"] == seat] == [
+                {**s, "salt": drawn["sealed"][k]["salt"]}
+                for k, s in real["sealed"].items()
+                if s["seat"] == seat
+            ]
+            if index in played_out:
+                assert play_out(state, drawn, f"{seed}/{index}/{seat}")["outcome"]
+
+
+def a_state(options: dict[str, Any], players: int, seed: str, until) -> game.State:
+    """The first state of a seeded random game where `until(rules state)` holds."""
+    for state in played(players, options, seed):
+        if until(state["rules"]):
+            return state
+    raise AssertionError("the game never got there")
+
+
+def test_sealed_chips_are_drawn_uniformly_among_those_the_seat_could_have_put_down():
+    def two_sealed_bets_of_seat_1(rules):
+        return sum(b["seat"] == 1 for b in rules["bets"]) == 2 and rules["turn"] == 0
+
+    real = a_state({"hidden_bets": True}, 3, "uniform-chips", two_sealed_bets_of_seat_1)["rules"]
+    seen = view(real, 0)
+    draws = 1400
+    counted = Counter()
+    for n in range(draws):
+        drawn = bot.sample(seen, 0, Rng(f"draw/{n}"))
+        values = tuple(b["chip"] for b in drawn["bets"] if b["seat"] == 1)
+        counted[values] += 1
+        assert sorted([*values, *drawn["chips"][1]]) == sorted(HIDDEN_BETS_CHIPS)
+    pairs = set(itertools.permutations(HIDDEN_BETS_CHIPS, 2))  # 7 distinct pairs
+    assert set(counted) == pairs
+    expected = draws // len(pairs)  # 200; a draw over the 12 orderings gives 117 or 233
+    assert all(expected - 50 <= c <= expected + 50 for c in counted.values()), counted
+
+
+def test_a_free_zero_chip_is_the_only_chip_that_may_share_a_horse():
+    def zero_chip_shared(rules):
+        mine = [b for b in rules["bets"] if b["seat"] == 1]
+        return rules["turn"] == 0 and len(mine) > len({b["horse"] for b in mine})
+
+    options = {"hidden_bets": True, "zero_chip_uses_bet": False}
+    real = a_state(options, 2, "free-zero", zero_chip_shared)["rules"]
+    seen = view(real, 0)
+    for n in range(200):
+        drawn = bot.sample(seen, 0, Rng(f"draw/{n}"))
+        theirs = [b for b in drawn["bets"] if b["seat"] == 1]
+        shared = [h for h, k in Counter(b["horse"] for b in theirs).items() if k > 1]
+        assert [b["chip"] for b in theirs if b["horse"] in shared].count(0) == 1
+
+
+@pytest.mark.parametrize("royal_turf_cards", [False, True])
+def test_cards_of_earlier_races_are_drawn_uniformly_from_those_off_the_table(royal_turf_cards):
+    options = {"royal_turf_cards": royal_turf_cards}
+    real = a_state(options, 4, f"deck-{royal_turf_cards}", lambda r: r["race"] == 2)["rules"]
+    seen = view(real, 0)
+    on_table = set(real["cards"].values())
+    draws = 900
+    counted = Counter()
+    for n in range(draws):
+        deck = bot.sample(seen, 0, Rng(f"draw/{n}"))["deck"]
+        assert len(deck) == len(real["deck"]) and not on_table & set(deck)
+        if royal_turf_cards:  # one card a horse went to race 1, one lies in the deck
+            assert sorted(map(horse_of, deck)) == sorted(HORSES)
+        counted.update(deck)
+    off_table = len(counted)
+    assert off_table == (14 if royal_turf_cards else 21) and set(real["deck"]) <= set(counted)
+    expected = draws * len(real["deck"]) // off_table  # each card: 450 or 600
+    assert all(expected - 75 <= c <= expected + 75 for c in counted.values()), counted
