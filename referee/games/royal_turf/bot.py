@@ -1,12 +1,12 @@
 """What the Royal Turf bot knows and how it plays a line out (docs/bots.md, royal-turf).
 
-A seat sees the whole table but for three things, which `sample` draws: with Hidden Bets
+A seat sees the whole table but for two things, which `sample` draws: with Hidden Bets
 the value of every chip another player has down this race (and so which chips it still
-holds), the cards that went to earlier races (so which lie in the undrawn deck), and the
-salts of sealed bets. The playout `policy` bets its bigger chips early on horses with a
-card that runs well, and in a race gives the rolled face to the horse it helps most:
-a high roll to a horse it backs, a low one to a horse others back. `evaluate` scores a
-table whose playout stops early by money and the bets on the horses still running.
+holds), and the cards that went to earlier races (so which lie in the undrawn deck). The
+playout `policy` bets its bigger chips first on horses with a card that runs well, and in
+a race gives the rolled face to the horse it helps most: a high roll to a horse it backs,
+a low one to a horse others back. `evaluate` scores a table whose playout stops early by
+money and the bets on the horses as they lie.
 """
 
 from fractions import Fraction
@@ -14,7 +14,7 @@ from itertools import permutations
 from typing import Any
 
 from ...engine.rng import Rng
-from .cards import deck, horse_of, value
+from .cards import deck, horse_of
 from .data import DIE, FACES, GATES, HORSES, RACES, ROYAL_TURF_CARDS, ROYAL_TURF_PER_HORSE
 from .payouts import table
 from .scoring import outcome
@@ -27,6 +27,8 @@ Command = dict[str, Any]
 
 # the strong level's default budget: about 1 s a move on one core here (docs/bots.md)
 ITERATIONS = 300
+# the card column of each face of the die
+ROLLS = [FACES.index(face) for face in DIE]
 # one playout move in this many is uniform, so playouts are not all alike
 EXPLORE = 8
 
@@ -35,7 +37,7 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
     """A full table consistent with what `seat` sees (`view` is `view(state, seat)`):
     other players' sealed chips this race, uniform among the assignments the chips they
     started with allow; the cards of earlier races, uniform among the cards not on the
-    table; salts of the sealed bets, drawn (nothing in the rules reads them)."""
+    table. Sealed bets carry no salt (the seed's secret; nothing in the rules reads it)."""
     state: State = {
         **view["variants"],
         **{name: view["options"][name] for name in TERMS},
@@ -54,7 +56,7 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
         "placed_bets": _placed_bets(view),
     }
     state["chips"], state["bets"] = _chips_and_bets(state, view, seat, rng)
-    state["sealed"] = _sealed(state, rng)
+    state["sealed"] = _sealed(state)
     state["deck"] = _deck(state, view["deck_size"], rng)
     return state
 
@@ -136,8 +138,9 @@ def _allowed(state: State, bets: list[tuple[str, int]]) -> bool:
     return len(counted) == len(set(counted))
 
 
-def _sealed(state: State, rng: Rng) -> dict[str, dict[str, Any]]:
-    """The sealed bets still to reveal, as the table keeps them (salts drawn)."""
+def _sealed(state: State) -> dict[str, dict[str, Any]]:
+    """The sealed bets still to reveal, as the table keeps them (a salt is the seed's
+    secret: none here, and nothing in the rules reads it)."""
     rounds = betting_rounds(state)
     kept = {}
     for bet in state["bets"]:
@@ -148,7 +151,7 @@ def _sealed(state: State, rng: Rng) -> dict[str, dict[str, Any]]:
             "round": (state["race"] - 1) * rounds + bet["round"],
             "seat": bet["seat"],
             "orders": {"horse": bet["horse"], "chip": bet["chip"]},
-            "salt": rng.hex(f"salt/{seq}"),
+            "salt": None,
             "seq": seq,
             "commitment": bet["commitment"],
             "replaces": None,
@@ -214,10 +217,9 @@ def _move_gain(state: State, stake: int, horse: str) -> int:
     takes it (in sixths of a space)."""
     if not stake:
         return 0
-    card = state["cards"][horse]
-    steps = stop(state, horse, value(state, card, state["die"])) - state["spaces"][horse]
-    average = sum(value(state, card, face) for face in DIE)
-    return stake * (len(DIE) * steps - average)
+    card = deck(state)[state["cards"][horse] - 1]
+    rolled = stop(state, horse, card[FACES.index(state["die"])]) - state["spaces"][horse]
+    return stake * (len(DIE) * rolled - sum(card[face] for face in ROLLS))
 
 
 def _bet_gain(state: State, backed: dict[str, int], command: Command) -> int:
