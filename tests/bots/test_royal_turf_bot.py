@@ -1,7 +1,9 @@
-"""The Royal Turf bot's sampler: from any seat's view of a table reached by seeded random
-games (2-6 players, the variants alone and together), it draws a full table that shows
-that seat the same view, that the rules play on to the end, and whose hidden parts (other
-seats' sealed chips, the cards of earlier races) are drawn uniformly."""
+"""The Royal Turf bot. Its sampler: from any seat's view of a table reached by seeded
+random games (2-6 players, the variants alone and together), it draws a full table that
+shows that seat the same view, that the rules play on to the end, and whose hidden parts
+(other seats' sealed chips, the cards of earlier races) are drawn uniformly. Its strong
+choice: the same, for the same bot Rng, in games that differ only in what the seat may
+not know (another seat's sealed chip, the undrawn deck, the seed's future)."""
 
 import itertools
 from collections import Counter
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 
 from referee import bots
+from referee.bots import levels
 from referee.engine import game
 from referee.engine.rng import Rng
 from referee.games.royal_turf import bot, legal, to_move, view
@@ -139,3 +142,74 @@ def test_cards_of_earlier_races_are_drawn_uniformly_from_those_off_the_table(roy
     assert off_table == (14 if royal_turf_cards else 21) and set(real["deck"]) <= set(counted)
     expected = draws * len(real["deck"]) // off_table  # each card: 450 or 600
     assert all(expected - 75 <= c <= expected + 75 for c in counted.values()), counted
+
+
+# --- noninterference -----------------------------------------------------------------
+
+BOT_SEAT = 0
+TWIN_ITERATIONS = 24  # enough for the search to take its sample, policy and playouts
+
+
+def without_digests(value: Any) -> Any:
+    """A view with each sealed bet's commitment left out: a salted digest of the bet, which
+    differs whenever the bet does (docs/log-format.md) and which the bot never reads."""
+    if isinstance(value, dict):
+        return {k: without_digests(v) for k, v in value.items() if k != "commitment"}
+    if isinstance(value, list):
+        return [without_digests(v) for v in value]
+    return value
+
+
+def strong(state: game.State, turn: int) -> dict[str, Any]:
+    """The bot seat's strong choice from its API view, with a bot Rng fixed by the turn."""
+    shown = game.view(state, BOT_SEAT)
+    return levels.choose(shown, BOT_SEAT, "strong", Rng(f"bot/{turn}"), iterations=TWIN_ITERATIONS)
+
+
+def other_chip(state: game.State, command: dict[str, Any]) -> dict[str, Any]:
+    """Seat 1's bet in game B: the same horse, another chip it holds there."""
+    for bet in game.legal(state, 1):
+        if bet["horse"] == command["horse"] and bet["chip"] != command["chip"]:
+            return bet
+    raise AssertionError(f"seat 1 has no other chip for {command['horse']}")
+
+
+def test_another_seats_sealed_chip_changes_neither_the_view_nor_the_strong_choice():
+    seed, options = "twin-chip", {"hidden_bets": True}
+    names = ["p0", "p1", "p2"]
+    a = b = game.fold(game.create(RULESET, names, options, seed))
+    chance, forked, compared = Rng(f"bot:{seed}"), False, 0
+    for turn in itertools.count():
+        if a["rules"]["race"] > 1 or game.is_over(a):
+            break
+        actor, command = bots.choose(a, chance, turn)
+        twin = command
+        moved_chip = actor == 1 and command["type"] == "place_bet"
+        if moved_chip and (not forked or command not in game.legal(b, 1)):
+            twin, forked = other_chip(b, command), True
+        if actor == BOT_SEAT and forked and len(game.legal(a, BOT_SEAT)) > 1:
+            assert without_digests(game.view(a, 0)) == without_digests(game.view(b, 0))
+            assert strong(a, turn) == strong(b, turn)
+            compared += 1
+        a = game.step(a, actor, command, seed)[1]
+        b = game.step(b, actor, twin, seed)[1]
+    chips = [[bet["chip"] for bet in g["rules"]["results"][0]["bets"]] for g in (a, b)]
+    assert chips[0] != chips[1] and compared >= 10
+
+
+def test_the_undrawn_deck_changes_neither_the_view_nor_the_strong_choice():
+    state = a_state({}, 3, "twin-deck", lambda r: r["race"] == 2 and r["turn"] == BOT_SEAT)
+    rules = state["rules"]
+    gone = [c for c in range(1, 29) if c not in rules["deck"] and c not in rules["cards"].values()]
+    swapped = sorted([gone[0], *rules["deck"][1:]])  # a card of race 1 undrawn instead
+    twin = {**state, "rules": {**rules, "deck": swapped}}
+    assert without_digests(game.view(state, 0)) == without_digests(game.view(twin, 0))
+    assert strong(state, 1) == strong(twin, 1)
+    assert set(rules["deck"]) != set(swapped)  # the twins deal race 3 differently
+
+
+def test_the_strong_choice_follows_the_bots_rng_and_is_legal():
+    state = a_state({}, 2, "twin-rng", lambda r: r["phase"] == "betting" and r["turn"] == 0)
+    chosen = [strong(state, turn) for turn in range(6)]
+    assert all(c in game.legal(state, BOT_SEAT) for c in chosen)
+    assert len({(c["horse"], c["chip"]) for c in chosen}) > 1

@@ -11,11 +11,12 @@ money and the bets on the horses as they lie.
 
 from fractions import Fraction
 from itertools import permutations
+from math import isqrt
 from typing import Any
 
 from ...engine.rng import Rng
 from .cards import deck, horse_of
-from .data import DIE, FACES, GATES, HORSES, RACES, ROYAL_TURF_CARDS, ROYAL_TURF_PER_HORSE
+from .data import DIE, FACES, GATES, HORSES, ROYAL_TURF_CARDS, ROYAL_TURF_PER_HORSE
 from .payouts import table
 from .scoring import outcome
 from .state import BETTING, RACING, betting_rounds, chips_of
@@ -29,6 +30,8 @@ Command = dict[str, Any]
 ITERATIONS = 300
 # the card column of each face of the die
 ROLLS = [FACES.index(face) for face in DIE]
+# how far behind the richest a seat's chances fall by e (in money, per race to come)
+SPREAD = 400
 # one playout move in this many is uniform, so playouts are not all alike
 EXPLORE = 8
 
@@ -231,23 +234,46 @@ def _bet_gain(state: State, backed: dict[str, int], command: Command) -> int:
 
 
 def evaluate(state: State, seat: int) -> list[Fraction | int]:
-    """Each seat's share of the win, roughly, for a playout stopped before the end: the
-    sole richest wins a finished game; before that a seat's share grows with its money
-    and its bets on the running race (valued at the horses' places now) over the
-    poorest's, flattened by what the races left may still pay."""
+    """Each seat's share of the win, roughly, for a playout stopped before the end.
+
+    A seat's worth is its money and half what its bets on the running race would pay
+    were the race over with the horses as they lie; a seat `d` behind the richest weighs
+    1 / (1 + x + x^2/2 + x^3/6), x = d / spread (about e^-x, in fractions), and the spread
+    grows with the square root of what is still to race: the rest of this race and the
+    races left, each counted by its multiplier squared. The constants were fitted to
+    playouts by `policy` at 2-6 players (docs/bots.md)."""
     over = outcome(state)
     if over is not None:
         winners = over["winners"]
         return [Fraction(1, len(winners)) if s in winners else 0 for s in range(state["seats"])]
-    worth = list(state["money"])
+    worth = [2 * money for money in state["money"]]
     if state["phase"] in (BETTING, RACING):
         for bettor, amount in _bet_worth(state):
             worth[bettor] += amount
-    races_left = RACES - state["race"] + (state["phase"] not in (BETTING, RACING))
-    spread = (1 + races_left) * max(table(state)["1st"]) * 2
-    low = min(worth)
-    weights = [w - low + spread for w in worth]
-    return [Fraction(w, sum(weights)) for w in weights]
+    spread = _spread(state)
+    richest = max(worth)
+    weights = [1 / _about_exp(Fraction(richest - w, spread)) for w in worth]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def _about_exp(x: Fraction) -> Fraction:
+    """e^x for x >= 0, to its first four terms."""
+    return 1 + x + x * x / 2 + x * x * x / 6
+
+
+def _spread(state: State) -> int:
+    """SPREAD times the square root of the racing still to come (the rest of the running
+    race, by how far its leader has to go, and the races left, each by its multiplier
+    squared), in the doubled money `evaluate` counts; at least 1."""
+    multipliers = state["race_multipliers"]
+    to_come = Fraction(sum(m * m for m in multipliers[state["race"] :]))
+    if state["phase"] in (BETTING, RACING):
+        length = state["track_length"]
+        ahead = min(length, max(state["spaces"][h] for h in HORSES))
+        to_come += Fraction(multipliers[state["race"] - 1] ** 2 * (length - ahead), length)
+    to_come += Fraction(1, 20)
+    return 2 * isqrt(SPREAD * SPREAD * to_come.numerator // to_come.denominator) + 1
 
 
 def _bet_worth(state: State) -> list[tuple[int, int]]:
