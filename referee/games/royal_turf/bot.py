@@ -27,7 +27,10 @@ State = dict[str, Any]
 Command = dict[str, Any]
 
 # the strong level's default budget: about 1 s a move on one core here (docs/bots.md)
-ITERATIONS = 300
+ITERATIONS = 250
+# playouts stop after this many moves (about what is left of a race) and are scored by
+# `evaluate`: the races after are mostly dice, and the search gets more iterations
+PLAYOUT_MOVES = 60
 # the card column of each face of the die
 ROLLS = [FACES.index(face) for face in DIE]
 # how far behind the richest a seat's chances fall by e (in money, per race to come)
@@ -189,9 +192,9 @@ def policy(state: State, seat: int, commands: list[Command], rng: Rng) -> Comman
     this seat most; in betting, the bigger chips first on the better-looking horses."""
     if len(commands) == 1:
         return commands[0]
-    label = f"policy/{state['race']}/{state['betting_round']}/{state['moves']}/{seat}"
-    if rng.below(label + "/explore", EXPLORE) == 0:
-        return commands[rng.below(label + "/any", len(commands))]
+    draws = rng.stream(f"policy/{state['race']}/{state['betting_round']}/{state['moves']}/{seat}")
+    if draws.below(EXPLORE) == 0:
+        return commands[draws.below(len(commands))]
     if state["phase"] == RACING:
         stake = stakes(state, seat)
         scored = [(_move_gain(state, stake[c["horse"]], c["horse"]), c) for c in commands]
@@ -202,7 +205,7 @@ def policy(state: State, seat: int, commands: list[Command], rng: Rng) -> Comman
         scored = [(_bet_gain(state, backed, c), c) for c in commands]
     top = max(score for score, _ in scored)
     best = [c for score, c in scored if score == top]
-    return best[rng.below(label + "/tie", len(best))] if len(best) > 1 else best[0]
+    return best[draws.below(len(best))] if len(best) > 1 else best[0]
 
 
 def stakes(state: State, seat: int) -> dict[str, int]:
