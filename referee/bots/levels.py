@@ -23,7 +23,6 @@ from typing import Any
 from ..engine import game, registry
 from ..engine.rng import Rng
 from . import search, simulate
-from .random_play import one_type
 
 LEVELS = ("random", "standard", "strong")
 DEFAULT_ITERATIONS = 200  # the strong level's budget for a ruleset that names none
@@ -69,6 +68,21 @@ def random_move(view: dict[str, Any], rng: Rng) -> Command:
     if weights is not None:
         options = one_type(options, weights, rng, label)
     return dict(options[rng.below(f"{label}/command", len(options))])
+
+
+def one_type(
+    options: list[dict[str, Any]], weights: dict[str, int], stream_rng: Rng, turn: int | str
+) -> list[dict[str, Any]]:
+    """The legal commands of one type, drawn first by the ruleset's weights (1 for a type
+    it does not name), for rulesets whose lists are long in some types (every payment,
+    every rail) and short in others (decline, pass). Every legal command stays possible."""
+    kinds = sorted({c["type"] for c in options})
+    ticket = stream_rng.below(f"type/{turn}", sum(weights.get(k, 1) for k in kinds))
+    for kind in kinds:
+        ticket -= weights.get(kind, 1)
+        if ticket < 0:
+            break
+    return [c for c in options if c["type"] == kind]
 
 
 def standard_move(view: dict[str, Any], seat: int, rng: Rng) -> Command:
