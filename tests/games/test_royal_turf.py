@@ -459,6 +459,25 @@ def test_crowded_field_shares_spaces_and_the_later_arrival_is_behind(first, seco
     assert one(events, "RaceEnded")["last"] == second
 
 
+@pytest.mark.parametrize("first, second", [("yellow", "purple"), ("purple", "yellow")])
+def test_every_view_shows_who_arrived_later_on_a_shared_space(first, second):
+    state = racing({**FINISH, "yellow": 0}, [QUIET] * 4, gates=FINISH_CARDS, crowded_field=True)
+    state, _ = run(state, first, second)
+    for viewer in (0, 3, None):
+        shown = {h["horse"]: h for h in rt.view(state, viewer)["horses"]}
+        assert shown[second]["arrived"] > shown[first]["arrived"] > 0
+        assert rt.view(state, viewer)["moves"] == 2
+
+
+def test_every_view_shows_the_options_the_table_plays_by():
+    state = table(race_multipliers=[1, 2, 3], tiebreak="most_bets", zero_chip_uses_bet=False)
+    for viewer in (0, None):
+        shown = rt.view(state, viewer)["options"]
+        assert shown["race_multipliers"] == [1, 2, 3] and shown["tiebreak"] == "most_bets"
+        assert shown["cards"] == FLAT_CARDS and shown["zero_chip_uses_bet"] is False
+        assert shown["payouts"] is None and shown["pace_bonus"] == rt.OPTIONS["pace_bonus"]
+
+
 def test_standard_game_blocks_the_same_move():
     # yellow 0 + 3 lands on 3; purple 2 + 1 finds 3 taken and 2 is where it stands
     state = racing({**FINISH, "yellow": 0}, [QUIET] * 4, gates=FINISH_CARDS)

@@ -1,8 +1,9 @@
 """What each viewer sees of a Royal Turf table.
 
-Everything on the table is public (cards, horses, the die, the pace chip, money, where
-every chip lies), except with Hidden Bets the value of a chip another player put down,
-until the race ends; a seat sees its own chips and its commitment receipts.
+Everything on the table is public (cards, horses and the order they arrived in, the die,
+the pace chip, money, where every chip lies, the game's options), except with Hidden Bets
+the value of a chip another player put down, until the race ends; a seat sees its own
+chips and its commitment receipts.
 """
 
 from typing import Any
@@ -10,8 +11,17 @@ from typing import Any
 from ...engine.events import MODERATOR
 from .cards import spec
 from .data import HORSES
+from .state import option
 
 State = dict[str, Any]
+TERMS = (
+    "payouts",
+    "pace_bonus",
+    "last_place_penalty",
+    "race_multipliers",
+    "allow_negative_balance",
+    "tiebreak",
+)
 
 
 def view(state: State, viewer: int | str | None) -> dict[str, Any]:
@@ -27,6 +37,7 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
         "track_length": state["track_length"],
         "pace_space": state["pace_space"],
         "horses": [_horse(state, h) for h in HORSES],
+        "moves": state["moves"],
         "pace_chip": state["pace_chip"],
         "placings": state["placings"],
         "last_place": state["last_place"],
@@ -39,6 +50,7 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
             name: state[name]
             for name in ("hidden_bets", "crowded_field", "alternative_payouts", "royal_turf_cards")
         },
+        "options": _options(state),
     }
     return shown  # the engine hands out a copy of every view
 
@@ -50,9 +62,21 @@ def _horse(state: State, horse: str) -> dict[str, Any]:
         "horse": horse,
         "space": state["spaces"][horse],
         "card": spec(state, card) if card else None,
+        # the move (counted in the race) it last went forward on: on a shared space
+        # (Crowded Field) the later arrival is behind
+        "arrived": state["arrived"][horse],
         "face_up": horse not in state["face_down"] and place is None,
         "finished": place,
     }
+
+
+def _options(state: State) -> dict[str, Any]:
+    """The options the table plays by that the rest of the view does not show (public,
+    as the game's options are): what a seat needs to work out any line of play."""
+    shown = {name: state[name] for name in TERMS}
+    shown["cards"] = state["custom_cards"]
+    shown["zero_chip_uses_bet"] = option(state, "zero_chip_uses_bet")
+    return shown
 
 
 def _bet(bet: dict[str, Any], viewer: int | str | None, sees_all: bool) -> dict[str, Any]:
