@@ -3,16 +3,25 @@ from one seat's view, drawing what the seat cannot see (face-down tiles it has n
 the deck's order, other hands, the cards another seat is choosing among, Marshal Law's
 event pile)."""
 
+from fractions import Fraction
 from typing import Any
 
 from ...engine.rng import Rng
-from . import table
-from .data import SCENARIOS, SOLITAIRE, card_kind, deck_cards
+from . import scoring, solitaire, table
+from .data import RESOURCES, SCENARIOS, SOLITAIRE, card_kind, deck_cards
 from .options import deck_counts
 from .versions import FIRST
+from .worth import POINT, Worth
 
 State = dict[str, Any]
 View = dict[str, Any]
+Command = dict[str, Any]
+
+# the strong level's search: iterations a move, and how playouts are cut short
+ITERATIONS = 200
+NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
+SURE = 800  # a lead of this many hundredths of a point wins a pair of seats outright
+PACE, SPREAD = 1, 4  # Solitaire: units of work a turn, and the toss-up's width
 # the view's keys that are the table's own, as they are
 KEPT = (
     "phase",
@@ -149,3 +158,114 @@ def _drawn_events(view: View, task: dict[str, Any], count: int) -> list[str]:
         return []
     played = view["temporary"] or view["events"]
     return played[-1:]
+
+
+# --- policy and evaluate -------------------------------------------------------------------
+
+
+def _rules(state: State) -> State:
+    """The rules table, from an engine state or the table itself."""
+    return state["rules"] if "ruleset" in state else state
+
+
+def policy(state: State, seat: int, commands: list[Command], rng: Rng) -> Command:
+    """A cheap playout move: each command is given a worth (worth.py) and the best is
+    played, ties drawn at random, and one move in eight drawn among those near the best."""
+    if len(commands) == 1:
+        return commands[0]
+    rules = _rules(state)
+    worth = Worth(rules, seat)
+    scored = [(worth.of(c), i) for i, c in enumerate(commands)]
+    best = max(w for w, _ in scored)
+    label = _moment(rules, len(commands))
+    margin = 0 if rng.below(f"policy/explore/{label}", 8) else NEAR_BEST
+    top = [i for w, i in scored if w >= best - margin]
+    return commands[top[rng.below(f"policy/pick/{label}", len(top))]]
+
+
+def _moment(rules: State, count: int) -> str:
+    """A label for the policy's draws that changes from step to step of a playout (an
+    Rng gives the same draw for the same label)."""
+    step = rules["step"] or {}
+    task = rules["task"] or {}
+    parts = (
+        rules["round"],
+        rules["phase"],
+        len(rules["placements"]),
+        sum(p["collected"] for p in rules["placements"]),
+        step.get("kind"),
+        step.get("seat"),
+        step.get("collected"),
+        task.get("kind"),
+        task.get("count"),
+        len(rules["rails"]),
+        len(rules["settled"]),
+        count,
+    )
+    return "/".join(str(x) for x in parts)
+
+
+def evaluate(state: State, seat: int) -> list[Fraction]:
+    """Each seat's share of the win from the table so far (for playouts cut short): every
+    pair of seats compared by their standing (points, and a little for goods, tokens,
+    cards and towns still to join), the leader of a pair by SURE points or more winning
+    it outright; Solitaire: the chance of the scenario's victory, by how far the player is
+    on its way against the turns left."""
+    rules = _rules(state)
+    if rules["solitaire"]:
+        return [on_the_way(rules)]
+    standings = [standing(rules, s) for s in range(rules["seats"])]
+    return shares(standings)
+
+
+def shares(standings: list[int]) -> list[Fraction]:
+    """Win shares from standings: the mean of each pair's share, scaled to add up to 1."""
+    n = len(standings)
+    out = []
+    for a in range(n):
+        pairs = sum((_pair(standings[a] - standings[b]) for b in range(n) if b != a), Fraction(0))
+        out.append(pairs * 2 / (n * (n - 1)) if n > 1 else Fraction(1))
+    return out
+
+
+def _pair(lead: int) -> Fraction:
+    return min(Fraction(1), max(Fraction(0), Fraction(1, 2) + Fraction(lead, 2 * SURE)))
+
+
+def standing(rules: State, seat: int) -> int:
+    """A seat's points so far and a little for what it holds, in hundredths of a point."""
+    goods = rules["goods"][seat]
+    points = scoring.breakdown(rules, seat)["total"]
+    held = sum(goods[r] for r in RESOURCES) * 20 + goods["stock"] * 90
+    held += (goods["wild"] + goods["engineer"]) * 15 + len(rules["hands"][seat]) * 40
+    held += 25 if rules["bonus"][seat] else 0
+    return points * POINT + held
+
+
+def on_the_way(rules: State) -> Fraction:
+    """Solitaire: the chance of the scenario's victory, from the work left (a city two
+    units, a town, two gold or two influence one) against the turns left at PACE units a
+    turn; within SPREAD units either way it is a toss-up scaled between."""
+    if solitaire.victory(rules):
+        return Fraction(1)
+    left = rules["solitaire"]["turns"] - rules["round"]
+    work = work_left(rules)
+    ahead = left * PACE - work
+    return min(Fraction(1), max(Fraction(0), Fraction(1, 2) + ahead / (2 * SPREAD)))
+
+
+def work_left(rules: State) -> int:
+    """The units of work still between the Solitaire player and the scenario's victory."""
+    scenario = SCENARIOS[rules["solitaire"]["scenario"]]
+    goods = rules["goods"][0]
+    cities = table.cities_left(rules, 0)
+    kind = scenario["victory"]
+    if kind == "all_pieces":
+        return 2 * cities + table.towns_left(rules, 0)
+    if kind == "dead_centre":
+        centre = table.board_of(rules).dead_centre
+        return 3 * sum(1 for h in centre if rules["towns"].get(h) != 0)
+    wanted = scenario.get("gold") if kind == "cities_and_gold" else scenario.get("influence")
+    held = goods["gold"] if kind == "cities_and_gold" else goods["influence"]
+    short = max(0, scenario["cities"] - len(table.cities_of(rules, 0)))
+    return 2 * short + max(0, int(wanted or 0) - held) // 2

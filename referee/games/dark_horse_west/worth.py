@@ -1,0 +1,513 @@
+"""What a command is worth to the seat that sends it, for the bot's playout policy
+(bot.py): a rough, cheap guess from the seat's goods and pieces, the action's yield, the
+rails and towns a move joins, the tokens and dice it spends.
+
+Worths are integers in hundredths of a victory point: nothing here is a float, so the
+bot's moves are the same on every machine. They are guesses, tuned by playing
+(docs/bots.md), not a model of the game.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from . import rails, table
+from .collection import city_cost, politics_cost, rail_baron_cost, town_cost
+from .data import CARDS, RESOURCES, SCENARIOS, card_type
+from .hexes import neighbours, parse_hex
+from .placement import gun_targets
+
+State = dict[str, Any]
+Command = dict[str, Any]
+Goods = dict[str, int]
+
+POINT = 100
+DIE = 12  # a die spent: it could have gone on another action
+TOKEN = {"wild": 30, "engineer": 45, "share": 45}
+RESOURCE, NEEDED = 20, 45  # a resource, and one that a build the seat may make lacks
+RAIL_PLAIN = 20
+CARD_WORTH = {
+    "land_grant": 220,
+    "election": 90,
+    "marshal_dylan": 90,
+    "mudslinging": 60,
+    "claim_jumpers": 60,
+    "supply_wagon": 50,
+    "foreman": 45,
+    "entrepreneur": 45,
+    "whispering_campaign": 35,
+    "train_robbery": 30,
+    "stagecoach": 30,
+    "lucky_break": 10,
+    "surveyor": 5,
+    "ol_switcheroo": 5,
+}
+CHARACTER_WORTH = {"politician": 30, "railroader": 25, "banker": 20, "merchant": 20}
+HARMFUL_EVENTS = ("drought", "city_fire", "rail_strike")
+# what a Gunslinger pawn on a track number is worth: the actions it keeps from the other
+GUN_BLOCK = {2: 10, 3: 40, 4: 25, 5: 45, 6: 80, 7: 40, 8: 30, 9: 30, 10: 90, 11: 50, 12: 80}
+
+
+def covers(have: Goods, cost: Goods) -> bool:
+    """Whether goods pay a cost."""
+    return all(have.get(g, 0) >= n for g, n in cost.items())
+
+
+class Worth:
+    """What each command is worth to one seat on one table, worked out once as asked."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.goods: Goods = state["goods"][seat]
+        self._kept: dict[str, Any] = {}
+
+    def of(self, command: Command) -> int:
+        """The command's worth to the seat."""
+        return int(WORTHS[command["type"]](self, command))
+
+    def _once(self, name: str, make: Callable[[], Any]) -> Any:
+        if name not in self._kept:
+            self._kept[name] = make()
+        return self._kept[name]
+
+    # --- what the seat has, lacks and may build --------------------------------------
+
+    def projected(self) -> Goods:
+        """The seat's goods once its dice on Produce Resources and Work Crew are collected."""
+        return dict(self._once("projected", self._projected))
+
+    def _projected(self) -> Goods:
+        goods = dict(self.goods)
+        for p in self.state["placements"]:
+            if p["seat"] != self.seat or p["collected"]:
+                continue
+            if p["action"] == "produce":
+                made = self.towns_on(p["row"])
+                goods[p["row"]] += made + (1 if made and p.get("slot") == "plus" else 0)
+            elif p["action"] == "work_crew":
+                for r in self.produced()[:2]:
+                    goods[r] += self.towns_on(r)
+        return goods
+
+    def towns_on(self, resource: str) -> int:
+        return int(self._once(f"towns_on/{resource}", lambda: self._towns_on(resource)))
+
+    def _towns_on(self, resource: str) -> int:
+        return table.towns_on(self.state, self.seat, resource)
+
+    def produced(self) -> list[str]:
+        """The resources the seat has towns on, most towns first."""
+        return list(self._once("produced", self._produced))
+
+    def _produced(self) -> list[str]:
+        kinds = [r for r in RESOURCES if self.towns_on(r)]
+        return sorted(kinds, key=lambda r: -self.towns_on(r))
+
+    def town_sites(self) -> list[str]:
+        return list(self._once("town_sites", lambda: table.town_sites(self.state, self.seat)))
+
+    def city_sites(self) -> list[str]:
+        return list(self._once("city_sites", lambda: table.city_sites(self.state, self.seat)))
+
+    def may_build_town(self) -> bool:
+        return table.towns_left(self.state, self.seat) > 0 and bool(self.town_sites())
+
+    def may_build_city(self) -> bool:
+        return table.cities_left(self.state, self.seat) > 0 and bool(self.city_sites())
+
+    def resource(self, good: str) -> int:
+        """What one more of a good is worth: a resource more when a build the seat may
+        make lacks it; gold a point."""
+        return int(self._once("resources", self._resources).get(good, 0))
+
+    def _resources(self) -> Goods:
+        have = self.projected()
+        lacking = {r: 0 for r in RESOURCES}
+        goals = []
+        if self.may_build_town():
+            goals.append(town_cost(self.state, self.seat, self.town_sites()[0], rugged=False))
+        if self.may_build_city():
+            goals.append(city_cost(self.state))
+        if self.rail_worth() > RAIL_PLAIN:
+            goals.append(rail_baron_cost(self.state, self.seat))
+        for goal in goals:
+            for good, n in goal.items():
+                if good in lacking:
+                    lacking[good] = max(lacking[good], n - have[good])
+        worths = {r: NEEDED if lacking[r] > 0 else RESOURCE for r in RESOURCES}
+        return {**worths, "gold": POINT}
+
+    def paid(self, goods: Goods) -> int:
+        """What goods are worth to the seat, together."""
+        return sum(self.resource(g) * n for g, n in goods.items())
+
+    def rail_worth(self) -> int:
+        """What one more rail is worth: most while a town of the seat is not yet joined to
+        each of its cities, or while it has nowhere left to build."""
+        return int(self._once("rail", self._rail_worth))
+
+    def _rail_worth(self) -> int:
+        s, seat = self.state, self.seat
+        if len(table.towns_of(s, seat)) * len(table.cities_of(s, seat)) > self.points():
+            return 60
+        if table.towns_left(s, seat) and not self.town_sites():
+            return 50
+        if table.cities_left(s, seat) and not self.city_sites():
+            return 40
+        return RAIL_PLAIN
+
+    def points(self, *, rails_now: Any = None, towns: Any = None) -> int:
+        """The seat's city points (with other rails or towns, if given)."""
+        s = self.state
+        points = rails.city_points(
+            s["rails"] if rails_now is None else rails_now,
+            s["cities"],
+            s["towns"] if towns is None else towns,
+            board=table.board_of(s),
+        )
+        return sum(n for c, n in points.items() if s["cities"][c] == self.seat)
+
+    # --- what collecting an action brings ---------------------------------------------
+
+    def action(self, action: str, row: str | None = None, slot: str | None = None) -> int:
+        """What collecting an action is worth to the seat (guessed when the dice go down:
+        goods may change before it is collected)."""
+        key = f"action/{action}/{row}/{slot}"
+        return int(self._once(key, lambda: ACTIONS[action](self, row, slot)))
+
+    def _produce(self, row: str | None, slot: str | None) -> int:
+        made = self.towns_on(str(row))
+        if not made:
+            return 0
+        extra = 0
+        if slot == "plus":
+            extra = 2 if table.event_on(self.state, "bumper_harvest") else 1
+        return (made + extra) * self.resource(str(row))
+
+    def _politics(self, row: str | None, slot: str | None) -> int:
+        if not politics_cost(self.state, self.seat):
+            return POINT
+        held = [self.resource(r) for r in RESOURCES if self.projected()[r] > 0]
+        return POINT - min(held) if held else 0
+
+    def _work_crew(self, row: str | None, slot: str | None) -> int:
+        return sum(self.towns_on(r) * self.resource(r) for r in self.produced()[:2])
+
+    def _rail_baron(self, row: str | None, slot: str | None) -> int:
+        cost = rail_baron_cost(self.state, self.seat)
+        if not covers(self.projected(), cost):
+            return 0
+        return max(0, 2 * self.rail_worth() - self.paid(cost) + 40)
+
+    def _builder(self, row: str | None, slot: str | None) -> int:
+        have = self.projected()
+        if self.may_build_city() and covers(have, city_cost(self.state)):
+            return 350
+        if self.may_build_town():
+            if covers(have, town_cost(self.state, self.seat, self.town_sites()[0], rugged=False)):
+                return 220
+        return 0
+
+    def _trader(self, row: str | None, slot: str | None) -> int:
+        have = self.projected()
+        units = sorted(self.resource(r) for r in RESOURCES for _ in range(have[r]))
+        if len(units) < 4:
+            return 0
+        return max(0, POINT - sum(units[:4]) + 20)
+
+    def _engineer(self, row: str | None, slot: str | None) -> int:
+        rooms = sum(25 for t in ("engineer", "wild") if table.room_for(self.state, self.seat, t))
+        return rooms + 10
+
+    def _scout(self, row: str | None, slot: str | None) -> int:
+        return 50
+
+    def _pioneer(self, row: str | None, slot: str | None) -> int:
+        return 45
+
+    def _mayor(self, row: str | None, slot: str | None) -> int:
+        held = self.state["roles"]["mayor"] == self.seat
+        return POINT + 30 + (10 if held else 90)
+
+    def _sheriff(self, row: str | None, slot: str | None) -> int:
+        held = self.state["roles"]["sheriff"] == self.seat
+        return 20 + (10 if held else 90)
+
+    def _broker(self, row: str | None, slot: str | None) -> int:
+        return 80 if table.room_for(self.state, self.seat, "stock") else 0
+
+    def _tycoon(self, row: str | None, slot: str | None) -> int:
+        count = 2 if table.event_on(self.state, "railroad_boom") else 1
+        return POINT + count * self.rail_worth()
+
+    def _hired_hand(self, row: str | None, slot: str | None) -> int:
+        return 0 if self.state["bonus"][self.seat] else 35
+
+    def _turn_order(self, row: str | None, slot: str | None) -> int:
+        return 5 * table.position(self.state, self.seat)
+
+    def _market(self, row: str | None, slot: str | None) -> int:
+        return 0
+
+    def _character(self, row: str | None, slot: str | None) -> int:
+        if table.has(self.state, self.seat, "homestead"):
+            return self.towns_on("food") * self.resource("food")
+        return 20
+
+    # --- the Placement Phase ----------------------------------------------------------
+
+    def _place(self, c: Command) -> int:
+        worth = self.action(c["action"], c.get("row"), c.get("slot")) - DIE * len(c["dice"])
+        return worth - sum(TOKEN[t] for t in TOKEN if c.get(t))
+
+    def _dealer(self, c: Command) -> int:
+        if "loan" in c:
+            return self.paid(c["loan"]) - 110 - DIE
+        move = c["move"]
+        to = self.action(move["to"], move.get("row"), move.get("slot"))
+        if move.get("share"):
+            to -= TOKEN["share"]
+        if "placement" in move:
+            was = self.state["placements"][move["placement"]]
+            return to - self.action(was["action"], was.get("row"), was.get("slot")) - DIE
+        return to - DIE * (len(move["dice"]) + 1)
+
+    def _reroll(self, c: Command) -> int:
+        return -10
+
+    def _flip_deputy(self, c: Command) -> int:
+        die = next(d for d in self.state["dice"][self.seat] if d["kind"] == "deputy")
+        naturals = (3, 4, 5)
+        return 20 if 7 - die["value"] in naturals and die["value"] not in naturals else -30
+
+    def _move_gunslinger(self, c: Command) -> int:
+        return GUN_BLOCK[gun_targets(self.state, self.seat)[c["direction"]]]
+
+    # --- the Collection Phase ---------------------------------------------------------
+
+    def _collect(self, c: Command) -> int:
+        action = self.state["placements"][self.state["step"]["placement"]]["action"]
+        if action == "builder":
+            return self.build(c["build"], c["hex"])
+        if action in ("trader", "market"):
+            return self.paid(c["take"]) - self.paid(c["pay"]) + 20
+        if action == "politics":
+            return POINT - self.paid(c.get("pay", {}))
+        if action == "mayor":
+            return POINT + self.paid(c["take"])
+        if action == "work_crew":
+            return sum(self.towns_on(r) * self.resource(r) for r in c["resources"])
+        if action == "sheriff":
+            return 50 + self._event_removed(c.get("remove_event"))
+        if action == "rail_baron":
+            return self._rail_baron(None, None) - 40
+        return 50
+
+    def _event_removed(self, card: str | None) -> int:
+        if card is None:
+            return 0
+        return 40 if card_type(card) in HARMFUL_EVENTS else -5
+
+    def build(self, build: str, h: str) -> int:
+        """What a town or a city on a hex is worth to the seat (costs counted half)."""
+        s, seat = self.state, self.seat
+        if build == "city":
+            board = table.board_of(s)
+            free = [
+                n
+                for n in neighbours(parse_hex(h))
+                if board.on_map(n)
+                and board.hexes[n]["kind"] != "non_resource"
+                and f"{n[0]},{n[1]}" not in s["towns"]
+            ]
+            return 350 + 15 * len(free) - self.paid(city_cost(s)) // 2
+        joined = self.points(towns={**s["towns"], h: seat}) - self.points()
+        fresh = 30 if table.resource_of(s, h) not in self.produced() else 0
+        return 150 + POINT * joined + fresh - self.paid(town_cost(s, seat, h)) // 2
+
+    def _decline(self, c: Command) -> int:
+        return 0
+
+    def _place_rail(self, c: Command) -> int:
+        s, seat = self.state, self.seat
+        laid = [*s["rails"], c["edge"]]
+        joined = self.points(rails_now=laid) - self.points()
+        board = table.board_of(s)
+        sites = rails.town_sites(
+            seat, laid, s["cities"], s["towns"], players=s["seats"], board=board
+        )
+        opened = len(sites) - len(self.town_sites())
+        cities = rails.city_sites(seat, laid, s["cities"], players=s["seats"], board=board)
+        city = 30 if cities and not self.city_sites() else 0
+        return POINT * joined + 15 * opened + city
+
+    def _keep_card(self, c: Command) -> int:
+        if c.get("card"):
+            return CARD_WORTH.get(card_type(c["card"]), 0)
+        ability = CARDS[card_type(c["ability"])].get("ability") if c.get("ability") else None
+        if ability == "take_gold":
+            return POINT
+        return self.rail_worth() if ability == "place_rail" else 0
+
+    def _play_card(self, c: Command) -> int:
+        kind = card_type(c["card"])
+        worth = CARD_PLAYS.get(kind)
+        return worth(self, c) if worth else CARD_WORTH.get(kind, 0)
+
+    def _pay_loan(self, c: Command) -> int:
+        if self._final():
+            return 150
+        return POINT - self.paid(c["pay"]) - 30
+
+    def _cash_stock(self, c: Command) -> int:
+        if self._final():
+            return self.paid(c["take"])
+        if c["take"] == {"gold": 1}:
+            return 5 if not table.room_for(self.state, self.seat, "stock") else -5
+        return self.paid(c["take"]) - POINT
+
+    def _final(self) -> bool:
+        step = self.state["step"] or {}
+        return bool(step.get("kind") == "settle" and step.get("final"))
+
+    def _use_ability(self, c: Command) -> int:
+        ability = c["ability"]
+        if ability == "homestead":
+            return self.towns_on("food") * self.resource("food")
+        if ability == "sell_card":
+            return self.paid(c["take"]) - CARD_WORTH.get(card_type(c["card"]), 0)
+        if ability == "swap_card":
+            taken, card = card_type(c["taken"]), card_type(c["card"])
+            return CARD_WORTH.get(taken, 0) - CARD_WORTH.get(card, 0)
+        if ability == "merchant_trade":
+            return self.paid(c["take"]) - self.paid(c["pay"])
+        return -5
+
+    def _pass(self, c: Command) -> int:
+        return 0
+
+    # --- setup ------------------------------------------------------------------------
+
+    def _choose_character(self, c: Command) -> int:
+        return CHARACTER_WORTH.get(c["character"], 10)
+
+    def _place_city(self, c: Command) -> int:
+        s = self.state
+        board = table.board_of(s)
+        worth = 0
+        for n in neighbours(parse_hex(c["hex"])):
+            if not board.in_bounds(n, players=s["seats"]):
+                continue
+            if board.hexes[n]["kind"] == "non_resource":
+                continue
+            key = f"{n[0]},{n[1]}"
+            known = board.hexes[n]["resource"] or s["face_up"].get(key)
+            worth += 30 if known else 20
+        if self._scenario_wants_safe_zone() and board.cell(c["hex"])["safe_zone"]:
+            worth += 50
+        return worth
+
+    def _scenario_wants_safe_zone(self) -> bool:
+        solo = self.state["solitaire"]
+        return bool(solo and SCENARIOS[solo["scenario"]].get("first_city"))
+
+    def _place_town(self, c: Command) -> int:
+        resource = table.resource_of(self.state, c["hex"])
+        return 40 if resource in ("food", "wood") else 30
+
+
+def _free_rail(w: Worth, c: Command) -> int:
+    return w.rail_worth()
+
+
+def _election(w: Worth, c: Command) -> int:
+    return POINT - w.paid(c.get("pay", {}))
+
+
+def _marshal(w: Worth, c: Command) -> int:
+    return w._sheriff(None, None) + w._event_removed(c.get("remove_event"))
+
+
+def _land_grant(w: Worth, c: Command) -> int:
+    return w.build("town", c["hex"]) + 60
+
+
+def _supply(w: Worth, c: Command) -> int:
+    return w.paid(c["take"])
+
+
+def _foreman(w: Worth, c: Command) -> int:
+    return w.towns_on(c["resource"]) * w.resource(c["resource"])
+
+
+def _influence_loss(w: Worth, c: Command) -> int:
+    amount = int(CARDS[card_type(c["card"])]["amount"])
+    return amount * 2 * POINT // w.state["seats"] - 30
+
+
+def _train_robbery(w: Worth, c: Command) -> int:
+    roles = sum(1 for holder in w.state["roles"].values() if holder == w.seat)
+    return 2 * POINT - 150 - POINT * roles
+
+
+def _stagecoach(w: Worth, c: Command) -> int:
+    return w._hired_hand(None, None)
+
+
+def _no_gain(w: Worth, c: Command) -> int:
+    return -20
+
+
+CARD_PLAYS: dict[str, Callable[[Worth, Command], int]] = {
+    "entrepreneur": _free_rail,
+    "election": _election,
+    "marshal_dylan": _marshal,
+    "land_grant": _land_grant,
+    "supply_wagon": _supply,
+    "foreman": _foreman,
+    "whispering_campaign": _influence_loss,
+    "mudslinging": _influence_loss,
+    "train_robbery": _train_robbery,
+    "stagecoach": _stagecoach,
+    "lucky_break": _no_gain,
+    "surveyor": _no_gain,
+    "ol_switcheroo": _no_gain,
+}
+WORTHS: dict[str, Callable[[Worth, Command], int]] = {
+    "choose_character": Worth._choose_character,
+    "place_city": Worth._place_city,
+    "place_town": Worth._place_town,
+    "place_rail": Worth._place_rail,
+    "move_gunslinger": Worth._move_gunslinger,
+    "flip_deputy": Worth._flip_deputy,
+    "reroll": Worth._reroll,
+    "place": Worth._place,
+    "dealer": Worth._dealer,
+    "play_card": Worth._play_card,
+    "collect": Worth._collect,
+    "decline": Worth._decline,
+    "keep_card": Worth._keep_card,
+    "pay_loan": Worth._pay_loan,
+    "cash_stock": Worth._cash_stock,
+    "use_ability": Worth._use_ability,
+    "pass": Worth._pass,
+}
+ACTIONS: dict[str, Callable[[Worth, str | None, str | None], int]] = {
+    "turn_order": Worth._turn_order,
+    "pioneer": Worth._pioneer,
+    "produce": Worth._produce,
+    "hired_hand": Worth._hired_hand,
+    "politics": Worth._politics,
+    "work_crew": Worth._work_crew,
+    "rail_baron": Worth._rail_baron,
+    "builder": Worth._builder,
+    "trader": Worth._trader,
+    "engineer": Worth._engineer,
+    "scout": Worth._scout,
+    "mayor": Worth._mayor,
+    "sheriff": Worth._sheriff,
+    "broker": Worth._broker,
+    "tycoon": Worth._tycoon,
+    "market": Worth._market,
+    "character": Worth._character,
+}
