@@ -19,6 +19,7 @@ Command = dict[str, Any]
 
 # the strong level's search: iterations a move, and how playouts are cut short
 ITERATIONS = 200
+PLAYOUT_MOVES = 40
 NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
 SURE = 800  # a lead of this many hundredths of a point wins a pair of seats outright
 PACE, SPREAD = 1, 4  # Solitaire: units of work a turn, and the toss-up's width

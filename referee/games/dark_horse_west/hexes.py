@@ -78,7 +78,12 @@ def parse_edge(key: str) -> tuple[Hex, Hex]:
 
 def sides(h: Hex) -> list[str]:
     """The six edges of a hex, counter-clockwise from its east side."""
-    return [edge_key(h, n) for n in neighbours(h)]
+    return list(_sides(h))
+
+
+@lru_cache(maxsize=KEYS_KEPT)
+def _sides(h: Hex) -> tuple[str, ...]:
+    return tuple(edge_key(h, n) for n in neighbours(h))
 
 
 @lru_cache(maxsize=KEYS_KEPT)
@@ -123,8 +128,13 @@ def edge_ends(edge: str) -> tuple[str, str]:
 
 def vertex_edges(vertex: str) -> list[str]:
     """The three edges meeting at a vertex (in the infinite grid; see `edge_on_map`)."""
+    return list(_vertex_edges(vertex))
+
+
+@lru_cache(maxsize=KEYS_KEPT)
+def _vertex_edges(vertex: str) -> tuple[str, str, str]:
     a, b, c = parse_vertex(vertex)
-    return [edge_key(a, b), edge_key(a, c), edge_key(b, c)]
+    return edge_key(a, b), edge_key(a, c), edge_key(b, c)
 
 
 class Board:

@@ -13,7 +13,7 @@ from typing import Any
 from . import rails, table
 from .collection import city_cost, politics_cost, rail_baron_cost, town_cost
 from .data import CARDS, RESOURCES, SCENARIOS, card_type
-from .hexes import neighbours, parse_hex
+from .hexes import corners, edge_ends, hex_key, neighbours, parse_edge, parse_hex
 from .placement import gun_targets
 
 State = dict[str, Any]
@@ -329,17 +329,75 @@ class Worth:
         return 0
 
     def _place_rail(self, c: Command) -> int:
+        """A rail: a point for each of the seat's towns it joins to the seat's cities'
+        rails, a little for each resource hex it opens to towns, more for a first city
+        site (guessed from the rail's ends, without laying it)."""
+        joined, opened, city = self.rails_map()
+        ends = edge_ends(c["edge"])
+        if not any(v in joined for v in ends):
+            return 0
+        fresh: set[str] = set()
+        for v in ends:
+            if v not in joined:
+                fresh |= self.network_of(v)
+        gain = POINT * sum(1 for corners_ in self.loose_towns() if corners_ & (fresh | set(ends)))
+        board = table.board_of(self.state)
+        near = {h for v in fresh for h in board.hexes_at(v)}
+        gain += 15 * len(near & opened)
+        edge_hexes = {hex_key(h) for h in parse_edge(c["edge"])}
+        return gain + (30 if edge_hexes & city else 0)
+
+    def rails_map(self) -> tuple[set[str], set[str], set[str]]:
+        """(the vertices joined to the seat's cities, the resource hexes a rail could open
+        to its towns, the hexes where a rail could give it a first city site)."""
+        return self._once("rails_map", self._rails_map)  # type: ignore[no-any-return]
+
+    def _rails_map(self) -> tuple[set[str], set[str], set[str]]:
         s, seat = self.state, self.seat
-        laid = [*s["rails"], c["edge"]]
-        joined = self.points(rails_now=laid) - self.points()
+        joined = {v for h in table.cities_of(s, seat) for v in corners(parse_hex(h))}
+        for v in list(joined):
+            joined |= self.network_of(v)
         board = table.board_of(s)
-        sites = rails.town_sites(
-            seat, laid, s["cities"], s["towns"], players=s["seats"], board=board
-        )
-        opened = len(sites) - len(self.town_sites())
-        cities = rails.city_sites(seat, laid, s["cities"], players=s["seats"], board=board)
-        city = 30 if cities and not self.city_sites() else 0
-        return POINT * joined + 15 * opened + city
+        access = set(table.access(s, seat))
+        opened = {
+            h
+            for h, cell in ((hex_key(x), c) for x, c in board.hexes.items())
+            if cell["kind"] != "non_resource"
+            and h not in s["towns"]
+            and h not in access
+            and board.in_bounds(parse_hex(h), players=s["seats"])
+        }
+        city: set[str] = set()
+        if table.cities_left(s, seat) and not self.city_sites():
+            city = set(rails.free_city_hexes(s["cities"], players=s["seats"], board=board))
+        return joined, opened, city
+
+    def network_of(self, vertex: str) -> set[str]:
+        """The vertex and every vertex rails join to it."""
+        networks = self._once("networks", self._networks)
+        return set(networks.get(vertex, {vertex}))
+
+    def _networks(self) -> dict[str, frozenset[str]]:
+        found: dict[str, frozenset[str]] = {}
+        for network in rails.rail_networks(self.state["rails"]):
+            vertices = frozenset(rails.network_vertices(network))
+            found.update((v, vertices) for v in vertices)
+        return found
+
+    def loose_towns(self) -> list[set[str]]:
+        """The corners of each of the seat's towns that no rail joins to one of its cities."""
+        return list(self._once("loose", self._loose_towns))
+
+    def _loose_towns(self) -> list[set[str]]:
+        s, seat = self.state, self.seat
+        joined = self.rails_map()[0]
+        railed = set(self._networks())
+        loose = []
+        for h in table.towns_of(s, seat):
+            around = set(corners(parse_hex(h)))
+            if not around & joined & railed:
+                loose.append(around)
+        return loose
 
     def _keep_card(self, c: Command) -> int:
         if c.get("card"):
