@@ -4,12 +4,16 @@ the deck's order, other hands, the cards another seat is choosing among, Marshal
 event pile)."""
 
 from fractions import Fraction
+from functools import reduce
 from typing import Any
 
 from ...engine.rng import Rng
 from . import scoring, solitaire, table
 from .data import RESOURCES, SCENARIOS, SOLITAIRE, card_kind, deck_cards
 from .options import deck_counts
+from .scoring import outcome
+from .state import OVER, PLACEMENT, apply
+from .turns import decide, legal, to_move
 from .versions import FIRST
 from .worth import POINT, Worth
 
@@ -18,11 +22,14 @@ View = dict[str, Any]
 Command = dict[str, Any]
 
 # the strong level's search: iterations a move, and how playouts are cut short
-ITERATIONS = 200
-PLAYOUT_MOVES = 40
+ITERATIONS = 250
+PLAYOUT_MOVES = 0  # evaluate plays the game turn out itself, without exploring
+TURN_MOVES = 60  # at most this many moves to the end of a game turn
 NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
 SURE = 800  # a lead of this many hundredths of a point wins a pair of seats outright
 PACE, SPREAD = 1, 4  # Solitaire: units of work a turn, and the toss-up's width
+CITY_LATER, TOWN_LATER = 150, 40  # what a city and a town will bring beyond their points
+RESOURCE_LATER = 25  # what a resource held will bring
 # the view's keys that are the table's own, as they are
 KEPT = (
     "phase",
@@ -207,16 +214,46 @@ def _moment(rules: State, count: int) -> str:
 
 
 def evaluate(state: State, seat: int) -> list[Fraction]:
-    """Each seat's share of the win from the table so far (for playouts cut short): every
-    pair of seats compared by their standing (points, and a little for goods, tokens,
-    cards and towns still to join), the leader of a pair by SURE points or more winning
-    it outright; Solitaire: the chance of the scenario's victory, by how far the player is
-    on its way against the turns left."""
-    rules = _rules(state)
+    """Each seat's share of the win, for a search cut short: the game turn under way is
+    played out by the policy without exploring (a turn's dice are already rolled, so this
+    is nearly sure), then every pair of seats is compared by its standing, the leader of
+    a pair by SURE hundredths of a point or more winning it outright; a game that ends
+    meanwhile is shared by its outcome. Solitaire: the chance of the scenario's victory,
+    by the work left against the turns left."""
+    rules = turn_played(_rules(state))
+    if rules["phase"] == OVER:
+        return _outcome_shares(rules)
     if rules["solitaire"]:
         return [on_the_way(rules)]
-    standings = [standing(rules, s) for s in range(rules["seats"])]
-    return shares(standings)
+    return shares([standing(rules, s) for s in range(rules["seats"])])
+
+
+def turn_played(rules: State) -> State:
+    """The table once the game turn under way is over (at most TURN_MOVES moves on), each
+    move the policy's best, each random outcome drawn from a fixed label."""
+    number = rules["round"]
+    for moved in range(TURN_MOVES):
+        if rules["phase"] == OVER or (rules["round"] > number and rules["phase"] == PLACEMENT):
+            return rules
+        seat = to_move(rules)[0]
+        commands = legal(rules, seat)
+        command = commands[0] if len(commands) == 1 else _best(rules, seat, commands)
+        events = decide(rules, seat, command, Rng(f"evaluate/{number}/{moved}"))
+        rules = reduce(apply, events, rules)
+    return rules
+
+
+def _best(rules: State, seat: int, commands: list[Command]) -> Command:
+    """The first command of the best worth."""
+    worth = Worth(rules, seat)
+    return max(commands, key=worth.of)
+
+
+def _outcome_shares(rules: State) -> list[Fraction]:
+    winners = (outcome(rules) or {}).get("winners") or []
+    return [
+        Fraction(1, len(winners)) if s in winners else Fraction(0) for s in range(rules["seats"])
+    ]
 
 
 def shares(standings: list[int]) -> list[Fraction]:
@@ -234,13 +271,18 @@ def _pair(lead: int) -> Fraction:
 
 
 def standing(rules: State, seat: int) -> int:
-    """A seat's points so far and a little for what it holds, in hundredths of a point."""
+    """A seat's points so far, in hundredths of a point, and what it holds: goods, tokens,
+    cards, and (until the game's end is triggered) its cities and towns for the points
+    they will bring."""
     goods = rules["goods"][seat]
-    points = scoring.breakdown(rules, seat)["total"]
-    held = sum(goods[r] for r in RESOURCES) * 20 + goods["stock"] * 90
+    points = scoring.breakdown(rules, seat)["total"] * POINT
+    held = sum(goods[r] for r in RESOURCES) * RESOURCE_LATER + goods["stock"] * 90
     held += (goods["wild"] + goods["engineer"]) * 15 + len(rules["hands"][seat]) * 40
     held += 25 if rules["bonus"][seat] else 0
-    return points * POINT + held
+    if rules["end"] is None:
+        held += CITY_LATER * len(table.cities_of(rules, seat))
+        held += TOWN_LATER * len(table.towns_of(rules, seat))
+    return points + held
 
 
 def on_the_way(rules: State) -> Fraction:
