@@ -294,7 +294,7 @@ def on_the_way(rules: State) -> Fraction:
     left = rules["solitaire"]["turns"] - rules["round"]
     work = work_left(rules)
     ahead = left * PACE - work
-    return min(Fraction(1), max(Fraction(0), Fraction(1, 2) + ahead / (2 * SPREAD)))
+    return min(Fraction(1), max(Fraction(0), Fraction(1, 2) + Fraction(ahead, 2 * SPREAD)))
 
 
 def work_left(rules: State) -> int:
