@@ -8,7 +8,7 @@ from functools import reduce
 from typing import Any
 
 from ...engine.rng import Rng
-from . import scoring, solitaire, table
+from . import collection, dice, scoring, solitaire, table
 from .data import RESOURCES, SCENARIOS, SOLITAIRE, card_kind, deck_cards
 from .options import deck_counts
 from .scoring import outcome
@@ -22,14 +22,14 @@ View = dict[str, Any]
 Command = dict[str, Any]
 
 # the strong level's search: iterations a move, and how playouts are cut short
-ITERATIONS = 250
+ITERATIONS = 400
 PLAYOUT_MOVES = 0  # evaluate plays the game turn out itself, without exploring
 TURN_MOVES = 60  # at most this many moves to the end of a game turn
 NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
-SURE = 800  # a lead of this many hundredths of a point wins a pair of seats outright
+LEAD = 400  # a lead (in hundredths of a point) that wins a pair of seats three times in four
 PACE, SPREAD = 1, 4  # Solitaire: units of work a turn, and the toss-up's width
 CITY_LATER, TOWN_LATER = 150, 40  # what a city and a town will bring beyond their points
-RESOURCE_LATER = 25  # what a resource held will bring
+RESOURCE_LATER = 35  # what a resource held will bring
 # the view's keys that are the table's own, as they are
 KEPT = (
     "phase",
@@ -216,9 +216,8 @@ def _moment(rules: State, count: int) -> str:
 def evaluate(state: State, seat: int) -> list[Fraction]:
     """Each seat's share of the win, for a search cut short: the game turn under way is
     played out by the policy without exploring (a turn's dice are already rolled, so this
-    is nearly sure), then every pair of seats is compared by its standing, the leader of
-    a pair by SURE hundredths of a point or more winning it outright; a game that ends
-    meanwhile is shared by its outcome. Solitaire: the chance of the scenario's victory,
+    is nearly sure), then every pair of seats is compared by its standing (`shares`); a
+    game that ends meanwhile is shared by its outcome. Solitaire: the chance of the scenario's victory,
     by the work left against the turns left."""
     rules = turn_played(_rules(state))
     if rules["phase"] == OVER:
@@ -236,11 +235,44 @@ def turn_played(rules: State) -> State:
         if rules["phase"] == OVER or (rules["round"] > number and rules["phase"] == PLACEMENT):
             return rules
         seat = to_move(rules)[0]
-        commands = legal(rules, seat)
+        commands = _weighed(rules, seat)
         command = commands[0] if len(commands) == 1 else _best(rules, seat, commands)
         events = decide(rules, seat, command, Rng(f"evaluate/{number}/{moved}"))
         rules = reduce(apply, events, rules)
     return rules
+
+
+def _weighed(rules: State, seat: int) -> list[Command]:
+    """The legal moves a played-out turn weighs: dice placed without tokens (every move
+    when there is none), collections, a pass where the seat may pass; a whole list
+    only for rails, cards and setup."""
+    task, step = rules["task"], rules["step"]
+    if task is None and step["kind"] == "place":
+        return plain_placements(rules, seat) or legal(rules, seat)
+    if task is None and step["kind"] == "collect" and not step.get("collected"):
+        return [*collection.collect_commands(rules, seat), {"type": "decline"}]
+    if task is None and step["kind"] in ("collect", "settle") and not step.get("final"):
+        return [{"type": "pass"}]
+    return legal(rules, seat)
+
+
+def plain_placements(rules: State, seat: int) -> list[Command]:
+    """The seat's placements that take no token: its dice as they show, on a free spot."""
+    groups = dice.subsets(dice.unplaced(rules, seat))
+    own = rules["dice"][seat]
+    out = []
+    for action, row, slot in dice.spots(rules):
+        if dice.spot_problem(rules, seat, action, row, slot, False):
+            continue
+        need = dice.need_of(rules, seat, action, slot)
+        counts = dice.DICE_TAKEN.get(need["type"])
+        where = {"action": action, **({"row": row, "slot": slot} if row else {})}
+        for group in groups:
+            if (counts is None or len(group) in counts) and dice.fits(
+                need, [own[i] for i in group], 0
+            ):
+                out.append({"type": "place", **where, "dice": group})
+    return out
 
 
 def _best(rules: State, seat: int, commands: list[Command]) -> Command:
@@ -259,15 +291,20 @@ def _outcome_shares(rules: State) -> list[Fraction]:
 def shares(standings: list[int]) -> list[Fraction]:
     """Win shares from standings: the mean of each pair's share, scaled to add up to 1."""
     n = len(standings)
+    if n == 1:
+        return [Fraction(1)]
     out = []
     for a in range(n):
         pairs = sum((_pair(standings[a] - standings[b]) for b in range(n) if b != a), Fraction(0))
-        out.append(pairs * 2 / (n * (n - 1)) if n > 1 else Fraction(1))
+        out.append(pairs * 2 / (n * (n - 1)))
     return out
 
 
 def _pair(lead: int) -> Fraction:
-    return min(Fraction(1), max(Fraction(0), Fraction(1, 2) + Fraction(lead, 2 * SURE)))
+    """A pair's share for the seat ahead by `lead`: a half, and towards the whole as the
+    lead grows (three quarters at a lead of LEAD), never quite there, so that a seat far
+    ahead or behind still tells a better move from a worse."""
+    return Fraction(1, 2) + Fraction(lead, 2 * (abs(lead) + LEAD))
 
 
 def standing(rules: State, seat: int) -> int:
