@@ -217,8 +217,8 @@ def evaluate(state: State, seat: int) -> list[Fraction]:
     """Each seat's share of the win, for a search cut short: the game turn under way is
     played out by the policy without exploring (a turn's dice are already rolled, so this
     is nearly sure), then every pair of seats is compared by its standing (`shares`); a
-    game that ends meanwhile is shared by its outcome. Solitaire: the chance of the scenario's victory,
-    by the work left against the turns left."""
+    game that ends meanwhile is shared by its outcome. Solitaire: the chance of the
+    scenario's victory, by the work left against the turns left."""
     rules = turn_played(_rules(state))
     if rules["phase"] == OVER:
         return _outcome_shares(rules)

@@ -10,8 +10,8 @@ bot's moves are the same on every machine. They are guesses, tuned by playing
 from collections.abc import Callable
 from typing import Any
 
-from . import rails, table
-from .collection import city_cost, politics_cost, rail_baron_cost, town_cost
+from . import rails, scoring, table
+from .collection import city_cost, market_options, politics_cost, rail_baron_cost, town_cost
 from .data import CARDS, RESOURCES, SCENARIOS, card_type
 from .hexes import corners, edge_ends, hex_key, neighbours, parse_edge, parse_hex
 from .placement import gun_targets
@@ -24,7 +24,9 @@ POINT = 100
 DIE = 12  # a die spent: it could have gone on another action
 TOKEN = {"wild": 30, "engineer": 45, "share": 45}
 RESOURCE, NEEDED = 20, 45  # a resource, and one that a build the seat may make lacks
+SURPLUS, PLENTY = 5, 4  # a resource the seat holds PLENTY more of than any build takes
 RAIL_PLAIN = 20
+ENDING = 300  # ending the game by influence: for a seat ahead, against one behind
 CARD_WORTH = {
     "land_grant": 220,
     "election": 90,
@@ -130,12 +132,28 @@ class Worth:
             goals.append(city_cost(self.state))
         if self.rail_worth() > RAIL_PLAIN:
             goals.append(rail_baron_cost(self.state, self.seat))
+        wanted = {r: 0 for r in RESOURCES}
         for goal in goals:
             for good, n in goal.items():
                 if good in lacking:
                     lacking[good] = max(lacking[good], n - have[good])
-        worths = {r: NEEDED if lacking[r] > 0 else RESOURCE for r in RESOURCES}
+                    wanted[good] = max(wanted[good], n)
+        worths = {
+            r: NEEDED if lacking[r] > 0 else SURPLUS if have[r] >= wanted[r] + PLENTY else RESOURCE
+            for r in RESOURCES
+        }
         return {**worths, "gold": POINT}
+
+    def cheapest(self, count: int) -> int | None:
+        """What the seat's `count` least useful resources are worth (None if it holds
+        fewer)."""
+        have = self.projected()
+        units = sorted(self.resource(r) for r in RESOURCES for _ in range(min(have[r], count)))
+        return sum(units[:count]) if len(units) >= count else None
+
+    def best_resource(self) -> int:
+        """What the resource the seat wants most is worth."""
+        return max(self.resource(r) for r in RESOURCES)
 
     def paid(self, goods: Goods) -> int:
         """What goods are worth to the seat, together."""
@@ -167,6 +185,24 @@ class Worth:
         )
         return sum(n for c, n in points.items() if s["cities"][c] == self.seat)
 
+    def influence(self, gained: int = 1) -> int:
+        """What influence is worth: a point each, and when it reaches the Game End token
+        (ending the game) much more for a seat ahead, much less for one behind."""
+        worth = POINT * gained
+        s = self.state
+        if s["solitaire"] or s["end"] or self.goods["influence"] + gained < s["end_influence"]:
+            return worth
+        return worth + (ENDING if self.ahead() else -ENDING)
+
+    def ahead(self) -> bool:
+        """Whether the seat's points are ahead of every other seat's."""
+        return bool(self._once("ahead", self._ahead))
+
+    def _ahead(self) -> bool:
+        totals = [scoring.breakdown(self.state, s)["total"] for s in range(self.state["seats"])]
+        mine = totals.pop(self.seat)
+        return all(mine > other for other in totals)
+
     # --- what collecting an action brings ---------------------------------------------
 
     def action(self, action: str, row: str | None = None, slot: str | None = None) -> int:
@@ -186,9 +222,9 @@ class Worth:
 
     def _politics(self, row: str | None, slot: str | None) -> int:
         if not politics_cost(self.state, self.seat):
-            return POINT
+            return self.influence()
         held = [self.resource(r) for r in RESOURCES if self.projected()[r] > 0]
-        return POINT - min(held) if held else 0
+        return self.influence() - min(held) if held else 0
 
     def _work_crew(self, row: str | None, slot: str | None) -> int:
         return sum(self.towns_on(r) * self.resource(r) for r in self.produced()[:2])
@@ -209,11 +245,12 @@ class Worth:
         return 0
 
     def _trader(self, row: str | None, slot: str | None) -> int:
-        have = self.projected()
-        units = sorted(self.resource(r) for r in RESOURCES for _ in range(have[r]))
-        if len(units) < 4:
-            return 0
-        return max(0, POINT - sum(units[:4]) + 20)
+        gold = 3 if table.event_on(self.state, "gold_strike") else 4
+        paid = self.cheapest(gold)
+        trades = [] if paid is None else [POINT - paid]
+        paid = self.cheapest(4)
+        trades += [] if paid is None else [2 * self.best_resource() - paid]
+        return max([0, *trades]) + (20 if trades else 0)
 
     def _engineer(self, row: str | None, slot: str | None) -> int:
         rooms = sum(25 for t in ("engineer", "wild") if table.room_for(self.state, self.seat, t))
@@ -227,7 +264,7 @@ class Worth:
 
     def _mayor(self, row: str | None, slot: str | None) -> int:
         held = self.state["roles"]["mayor"] == self.seat
-        return POINT + 30 + (10 if held else 90)
+        return self.influence() + 30 + (10 if held else 90)
 
     def _sheriff(self, row: str | None, slot: str | None) -> int:
         held = self.state["roles"]["sheriff"] == self.seat
@@ -247,7 +284,13 @@ class Worth:
         return 5 * table.position(self.state, self.seat)
 
     def _market(self, row: str | None, slot: str | None) -> int:
-        return 0
+        trades = []
+        for count, gold, takes in market_options(self.state, self.seat):
+            paid = POINT if gold else self.cheapest(count)
+            if paid is None or (gold and self.projected()["gold"] < 1):
+                continue
+            trades.append(max(self.paid(take) for take in takes) - paid)
+        return max([0, *trades])
 
     def _character(self, row: str | None, slot: str | None) -> int:
         if table.has(self.state, self.seat, "homestead"):
@@ -292,9 +335,9 @@ class Worth:
         if action in ("trader", "market"):
             return self.paid(c["take"]) - self.paid(c["pay"]) + 20
         if action == "politics":
-            return POINT - self.paid(c.get("pay", {}))
+            return self.influence() - self.paid(c.get("pay", {}))
         if action == "mayor":
-            return POINT + self.paid(c["take"])
+            return self.influence() + self.paid(c["take"])
         if action == "work_crew":
             return sum(self.towns_on(r) * self.resource(r) for r in c["resources"])
         if action == "sheriff":
@@ -479,7 +522,7 @@ def _free_rail(w: Worth, c: Command) -> int:
 
 
 def _election(w: Worth, c: Command) -> int:
-    return POINT - w.paid(c.get("pay", {}))
+    return w.influence() - w.paid(c.get("pay", {}))
 
 
 def _marshal(w: Worth, c: Command) -> int:
