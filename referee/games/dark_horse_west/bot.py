@@ -8,14 +8,14 @@ from functools import reduce
 from typing import Any
 
 from ...engine.rng import Rng
-from . import collection, dice, scoring, solitaire, table
+from . import collection, scoring, solitaire, table
 from .data import RESOURCES, SCENARIOS, SOLITAIRE, card_kind, deck_cards
 from .options import deck_counts
 from .scoring import outcome
 from .state import OVER, PLACEMENT, apply
 from .turns import decide, legal, to_move
 from .versions import FIRST
-from .worth import POINT, Worth
+from .worth import POINT, Worth, plain_placements
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -254,25 +254,6 @@ def _weighed(rules: State, seat: int) -> list[Command]:
     if task is None and step["kind"] in ("collect", "settle") and not step.get("final"):
         return [{"type": "pass"}]
     return legal(rules, seat)
-
-
-def plain_placements(rules: State, seat: int) -> list[Command]:
-    """The seat's placements that take no token: its dice as they show, on a free spot."""
-    groups = dice.subsets(dice.unplaced(rules, seat))
-    own = rules["dice"][seat]
-    out = []
-    for action, row, slot in dice.spots(rules):
-        if dice.spot_problem(rules, seat, action, row, slot, False):
-            continue
-        need = dice.need_of(rules, seat, action, slot)
-        counts = dice.DICE_TAKEN.get(need["type"])
-        where = {"action": action, **({"row": row, "slot": slot} if row else {})}
-        for group in groups:
-            if (counts is None or len(group) in counts) and dice.fits(
-                need, [own[i] for i in group], 0
-            ):
-                out.append({"type": "place", **where, "dice": group})
-    return out
 
 
 def _best(rules: State, seat: int, commands: list[Command]) -> Command:

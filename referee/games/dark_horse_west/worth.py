@@ -10,9 +10,11 @@ bot's moves are the same on every machine. They are guesses, tuned by playing
 from collections.abc import Callable
 from typing import Any
 
+from . import dice as dc
 from . import rails, scoring, table
 from .collection import city_cost, market_options, politics_cost, rail_baron_cost, town_cost
-from .data import CARDS, RESOURCES, SCENARIOS, card_type
+from .data import ACTIONS as BOARD_ACTIONS
+from .data import CARDS, RESOURCES, SCENARIOS, card_type, gun_actions
 from .hexes import corners, edge_ends, hex_key, neighbours, parse_edge, parse_hex
 from .placement import gun_targets
 
@@ -27,6 +29,7 @@ RESOURCE, NEEDED = 20, 45  # a resource, and one that a build the seat may make 
 SURPLUS, PLENTY = 5, 4  # a resource the seat holds PLENTY more of than any build takes
 RAIL_PLAIN = 20
 ENDING = 300  # ending the game by influence: for a seat ahead, against one behind
+BLOCK = 50  # percent of an action's worth to another seat that keeping it from them is worth
 CARD_WORTH = {
     "land_grant": 220,
     "election": 90,
@@ -301,7 +304,39 @@ class Worth:
 
     def _place(self, c: Command) -> int:
         worth = self.action(c["action"], c.get("row"), c.get("slot")) - DIE * len(c["dice"])
+        worth += self.blocking(c["action"]) if not c.get("share") else 0
         return worth - sum(TOKEN[t] for t in TOKEN if c.get(t))
+
+    def blocking(self, action: str) -> int:
+        """What taking the last place on a limited action keeps from the others: part of
+        what it is worth to the seat that wants it most and can reach it with its dice."""
+        if action == "character" or BOARD_ACTIONS[action]["kind"] not in ("limited", "restricted"):
+            return 0
+        if len(dc.occupants(self.state, action, None, None)) + 1 < dc.places(self.state, action):
+            return 0
+        return self.wanted_by_others(action) * BLOCK // 100
+
+    def wanted_by_others(self, action: str) -> int:
+        """The most another seat would get from an action it can reach with its dice now."""
+        return int(self._once(f"wanted/{action}", lambda: self._wanted(action)))
+
+    def _wanted(self, action: str) -> int:
+        best = 0
+        for seat, reach in self.reaches().items():
+            if action in reach:
+                best = max(best, Worth(self.state, seat).action(action))
+        return best
+
+    def reaches(self) -> dict[int, set[str]]:
+        """The actions each other seat can put its dice on now, without tokens."""
+        return dict(self._once("reaches", self._reaches))
+
+    def _reaches(self) -> dict[int, set[str]]:
+        return {
+            s: {c["action"] for c in plain_placements(self.state, s)}
+            for s in range(self.state["seats"])
+            if s != self.seat
+        }
 
     def _dealer(self, c: Command) -> int:
         if "loan" in c:
@@ -324,7 +359,9 @@ class Worth:
         return 20 if 7 - die["value"] in naturals and die["value"] not in naturals else -30
 
     def _move_gunslinger(self, c: Command) -> int:
-        return GUN_BLOCK[gun_targets(self.state, self.seat)[c["direction"]]]
+        position = gun_targets(self.state, self.seat)[c["direction"]]
+        kept = max(self.wanted_by_others(a) for a in gun_actions(position))
+        return GUN_BLOCK[position] // 2 + kept
 
     # --- the Collection Phase ---------------------------------------------------------
 
@@ -612,3 +649,22 @@ ACTIONS: dict[str, Callable[[Worth, str | None, str | None], int]] = {
     "market": Worth._market,
     "character": Worth._character,
 }
+
+
+def plain_placements(state: State, seat: int) -> list[Command]:
+    """The seat's placements that take no token: its dice as they show, on a free spot."""
+    groups = dc.subsets(dc.unplaced(state, seat))
+    own = state["dice"][seat]
+    out = []
+    for action, row, slot in dc.spots(state):
+        if dc.spot_problem(state, seat, action, row, slot, False):
+            continue
+        need = dc.need_of(state, seat, action, slot)
+        counts = dc.DICE_TAKEN.get(need["type"])
+        where = {"action": action, **({"row": row, "slot": slot} if row else {})}
+        for group in groups:
+            if (counts is None or len(group) in counts) and dc.fits(
+                need, [own[i] for i in group], 0
+            ):
+                out.append({"type": "place", **where, "dice": group})
+    return out
