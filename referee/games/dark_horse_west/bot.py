@@ -27,7 +27,8 @@ PLAYOUT_MOVES = 0  # evaluate plays the game turn out itself, without exploring
 TURN_MOVES = 60  # at most this many moves to the end of a game turn
 NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
 LEAD = 400  # a lead (in hundredths of a point) that wins a pair of seats three times in four
-PACE, SPREAD = 1, 4  # Solitaire: units of work a turn, and the toss-up's width
+# Solitaire: the turns a city, a town and a dead-centre town take, and the toss-up's width
+CITY_TURNS, TOWN_TURNS, CENTRE_TURNS, SPREAD = 4, 2, 6, 6
 CITY_LATER, TOWN_LATER = 150, 40  # what a city and a town will bring beyond their points
 RESOURCE_LATER = 35  # what a resource held will bring
 # the view's keys that are the table's own, as they are
@@ -304,29 +305,29 @@ def standing(rules: State, seat: int) -> int:
 
 
 def on_the_way(rules: State) -> Fraction:
-    """Solitaire: the chance of the scenario's victory, from the work left (a city two
-    units, a town, two gold or two influence one) against the turns left at PACE units a
-    turn; within SPREAD units either way it is a toss-up scaled between."""
+    """Solitaire: the chance of the scenario's victory, from the turns left against the
+    turns the work left takes (`work_left`): a half when they match, towards the whole or
+    nothing as the margin grows (three quarters at a margin of SPREAD turns)."""
     if solitaire.victory(rules):
         return Fraction(1)
-    left = rules["solitaire"]["turns"] - rules["round"]
-    work = work_left(rules)
-    ahead = left * PACE - work
-    return min(Fraction(1), max(Fraction(0), Fraction(1, 2) + Fraction(ahead, 2 * SPREAD)))
+    ahead = rules["solitaire"]["turns"] - rules["round"] - work_left(rules)
+    return Fraction(1, 2) + Fraction(ahead, 2 * (abs(ahead) + SPREAD))
 
 
 def work_left(rules: State) -> int:
-    """The units of work still between the Solitaire player and the scenario's victory."""
+    """The turns of work still between the Solitaire player and the scenario's victory:
+    CITY_TURNS a city, TOWN_TURNS a town, a turn a gold or an influence short, and
+    CENTRE_TURNS a dead-centre hex without the player's town."""
     scenario = SCENARIOS[rules["solitaire"]["scenario"]]
     goods = rules["goods"][0]
-    cities = table.cities_left(rules, 0)
     kind = scenario["victory"]
     if kind == "all_pieces":
-        return 2 * cities + table.towns_left(rules, 0)
+        towns = table.towns_left(rules, 0)
+        return CITY_TURNS * table.cities_left(rules, 0) + TOWN_TURNS * towns
     if kind == "dead_centre":
         centre = table.board_of(rules).dead_centre
-        return 3 * sum(1 for h in centre if rules["towns"].get(h) != 0)
-    wanted = scenario.get("gold") if kind == "cities_and_gold" else scenario.get("influence")
-    held = goods["gold"] if kind == "cities_and_gold" else goods["influence"]
-    short = max(0, scenario["cities"] - len(table.cities_of(rules, 0)))
-    return 2 * short + max(0, int(wanted or 0) - held) // 2
+        return CENTRE_TURNS * sum(1 for h in centre if rules["towns"].get(h) != 0)
+    cities = max(0, scenario["cities"] - len(table.cities_of(rules, 0)))
+    if kind == "cities_and_gold":
+        return CITY_TURNS * cities + max(0, scenario["gold"] - goods["gold"])
+    return CITY_TURNS * cities + max(0, scenario["influence"] - goods["influence"])

@@ -29,6 +29,8 @@ RESOURCE, NEEDED = 20, 45  # a resource, and one that a build the seat may make 
 SURPLUS, PLENTY = 5, 4  # a resource the seat holds PLENTY more of than any build takes
 RAIL_PLAIN = 20
 ENDING = 300  # ending the game by influence: for a seat ahead, against one behind
+LITTLE = 5  # a good the seat has no use for (Solitaire's gold and influence beyond its goal)
+CENTRE = 300  # Wild Frontiers: a town on a dead-centre hex, or a rail that opens one
 BLOCK = 50  # percent of an action's worth to another seat that keeping it from them is worth
 CARD_WORTH = {
     "land_grant": 220,
@@ -145,7 +147,27 @@ class Worth:
             r: NEEDED if lacking[r] > 0 else SURPLUS if have[r] >= wanted[r] + PLENTY else RESOURCE
             for r in RESOURCES
         }
-        return {**worths, "gold": POINT}
+        return {**worths, "gold": self._gold()}
+
+    def _gold(self) -> int:
+        """A gold: a point; in Solitaire only while the scenario still wants gold (a city
+        costs one)."""
+        if not self.state["solitaire"]:
+            return POINT
+        wanted = table.cities_left(self.state, self.seat) + self.goal().get("gold", 0)
+        return POINT if self.projected()["gold"] < wanted else LITTLE
+
+    def goal(self) -> dict[str, Any]:
+        """The Solitaire scenario (its victory and targets), or nothing."""
+        solo = self.state["solitaire"]
+        return dict(SCENARIOS[solo["scenario"]]) if solo else {}
+
+    def role(self, role: str) -> int:
+        """What taking a role (a point while held) is worth: nothing in Solitaire, little
+        when the seat holds it already."""
+        if self.state["solitaire"]:
+            return 0
+        return 10 if self.state["roles"][role] == self.seat else 90
 
     def cheapest(self, count: int) -> int | None:
         """What the seat's `count` least useful resources are worth (None if it holds
@@ -193,7 +215,10 @@ class Worth:
         (ending the game) much more for a seat ahead, much less for one behind."""
         worth = POINT * gained
         s = self.state
-        if s["solitaire"] or s["end"] or self.goods["influence"] + gained < s["end_influence"]:
+        if s["solitaire"]:
+            wanted = self.goal().get("influence", 0) > self.goods["influence"]
+            return worth if wanted else LITTLE * gained
+        if s["end"] or self.goods["influence"] + gained < s["end_influence"]:
             return worth
         return worth + (ENDING if self.ahead() else -ENDING)
 
@@ -266,12 +291,10 @@ class Worth:
         return 45
 
     def _mayor(self, row: str | None, slot: str | None) -> int:
-        held = self.state["roles"]["mayor"] == self.seat
-        return self.influence() + 30 + (10 if held else 90)
+        return self.influence() + 30 + self.role("mayor")
 
     def _sheriff(self, row: str | None, slot: str | None) -> int:
-        held = self.state["roles"]["sheriff"] == self.seat
-        return 20 + (10 if held else 90)
+        return 20 + self.role("sheriff")
 
     def _broker(self, row: str | None, slot: str | None) -> int:
         return 80 if table.room_for(self.state, self.seat, "stock") else 0
@@ -403,7 +426,14 @@ class Worth:
             return 350 + 15 * len(free) - self.paid(city_cost(s)) // 2
         joined = self.points(towns={**s["towns"], h: seat}) - self.points()
         fresh = 30 if table.resource_of(s, h) not in self.produced() else 0
-        return 150 + POINT * joined + fresh - self.paid(town_cost(s, seat, h)) // 2
+        centre = CENTRE if h in self.centre() else 0
+        return 150 + POINT * joined + fresh + centre - self.paid(town_cost(s, seat, h)) // 2
+
+    def centre(self) -> tuple[str, ...]:
+        """The dead-centre hexes Wild Frontiers wants towns on (none otherwise)."""
+        if self.goal().get("victory") != "dead_centre":
+            return ()
+        return table.board_of(self.state).dead_centre
 
     def _decline(self, c: Command) -> int:
         return 0
@@ -423,7 +453,7 @@ class Worth:
         gain = POINT * sum(1 for corners_ in self.loose_towns() if corners_ & (fresh | set(ends)))
         board = table.board_of(self.state)
         near = {h for v in fresh for h in board.hexes_at(v)}
-        gain += 15 * len(near & opened)
+        gain += 15 * len(near & opened) + CENTRE * len(near & opened & set(self.centre()))
         edge_hexes = {hex_key(h) for h in parse_edge(c["edge"])}
         return gain + (30 if edge_hexes & city else 0)
 
