@@ -22,15 +22,16 @@ View = dict[str, Any]
 Command = dict[str, Any]
 
 # the strong level's search: iterations a move, and how playouts are cut short
-ITERATIONS = 400
+ITERATIONS = 300
 PLAYOUT_MOVES = 0  # evaluate plays the game turn out itself, without exploring
 TURN_MOVES = 60  # at most this many moves to the end of a game turn
 NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
 LEAD = 400  # a lead (in hundredths of a point) that wins a pair of seats three times in four
 # Solitaire: the turns a city, a town and a dead-centre town take, and the toss-up's width
 CITY_TURNS, TOWN_TURNS, CENTRE_TURNS, SPREAD = 4, 2, 6, 6
-CITY_LATER, TOWN_LATER = 150, 40  # what a city and a town will bring beyond their points
-RESOURCE_LATER = 35  # what a resource held will bring
+CITY_LATER, TOWN_LATER = 250, 120  # what a city and a town will bring beyond their points
+TOWN_SITE, CITY_SITE = 10, 40  # a site the seat's rails reach, for a town and for a city
+RESOURCE_LATER = 20  # what a resource held will bring
 # the view's keys that are the table's own, as they are
 KEPT = (
     "phase",
@@ -291,8 +292,8 @@ def _pair(lead: int) -> Fraction:
 
 def standing(rules: State, seat: int) -> int:
     """A seat's points so far, in hundredths of a point, and what it holds: goods, tokens,
-    cards, and (until the game's end is triggered) its cities and towns for the points
-    they will bring."""
+    cards, and (until the game's end is triggered) its cities, towns and the sites its
+    rails reach, for the points they will bring."""
     goods = rules["goods"][seat]
     points = scoring.breakdown(rules, seat)["total"] * POINT
     held = sum(goods[r] for r in RESOURCES) * RESOURCE_LATER + goods["stock"] * 90
@@ -301,7 +302,16 @@ def standing(rules: State, seat: int) -> int:
     if rules["end"] is None:
         held += CITY_LATER * len(table.cities_of(rules, seat))
         held += TOWN_LATER * len(table.towns_of(rules, seat))
+        held += _room(rules, seat)
     return points + held
+
+
+def _room(rules: State, seat: int) -> int:
+    """What the sites the seat's rails reach are worth: a little for each town it may
+    still build there, more for a city."""
+    towns = min(len(table.town_sites(rules, seat)), table.towns_left(rules, seat))
+    city = bool(table.cities_left(rules, seat) and table.city_sites(rules, seat))
+    return TOWN_SITE * towns + CITY_SITE * city
 
 
 def on_the_way(rules: State) -> Fraction:

@@ -67,6 +67,7 @@ class Worth:
         self.seat = seat
         self.goods: Goods = state["goods"][seat]
         self._kept: dict[str, Any] = {}
+        self._worths: Goods | None = None
 
     def of(self, command: Command) -> int:
         """The command's worth to the seat."""
@@ -125,7 +126,9 @@ class Worth:
     def resource(self, good: str) -> int:
         """What one more of a good is worth: a resource more when a build the seat may
         make lacks it; gold a point."""
-        return int(self._once("resources", self._resources).get(good, 0))
+        if self._worths is None:
+            self._worths = self._resources()
+        return self._worths.get(good, 0)
 
     def _resources(self) -> Goods:
         have = self.projected()
