@@ -69,7 +69,7 @@ def test_a_sample_shows_every_seat_exactly_its_view(players, options):
 @pytest.mark.parametrize(("players", "options"), TABLES)
 def test_a_sampled_table_is_one_the_rules_play_on_to_the_end(players, options):
     states = list(random_game(players, f"plays/{players}", options))
-    for k, state in enumerate(states[1 : -1 : len(states) // 6]):
+    for k, state in enumerate(states[1 : -1 : len(states) // 3]):
         seat = k % players
         view = game.view(state, seat)
         sampled = bot.sample(view["state"], seat, Rng(f"deal/{k}"))
@@ -145,7 +145,7 @@ def _midgame(players: int, seed: str, moves: int = 120) -> State:
 
 def test_policy_and_evaluate_decide_without_floats():
     for players in (1, 2, 4):
-        for _n, state in every(random_game(players, f"floats/{players}", {}), 97):
+        for _n, state in every(random_game(players, f"floats/{players}", {}), 31 * players):
             rules = state["rules"]
             shares = bot.evaluate(rules, 0)
             assert all(isinstance(s, Fraction) and 0 <= s <= 1 for s in shares)
