@@ -22,7 +22,7 @@ View = dict[str, Any]
 Command = dict[str, Any]
 
 # the strong level's search: iterations a move, and how playouts are cut short
-ITERATIONS = 400
+ITERATIONS = 300
 PLAYOUT_MOVES = 0  # evaluate plays the game turn out itself, without exploring
 TURN_MOVES = 60  # at most this many moves to the end of a game turn
 NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
