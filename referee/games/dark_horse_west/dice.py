@@ -66,6 +66,33 @@ def fit_problem(need: dict[str, Any], dice: list[dict[str, Any]], delta: int) ->
     return None
 
 
+def fits(need: dict[str, Any], dice: list[dict[str, Any]], delta: int) -> bool:
+    """Whether dice meet a need: `fit_problem` is None, without wording the reason (the
+    legal moves ask this thousands of times a turn)."""
+    kind, count = need["type"], len(dice)
+    if (count > 1 or delta) and any(d.get("flipped") for d in dice):
+        return False
+    if delta and kind not in NEEDS_TOTAL:
+        return False
+    if kind in SINGLE:
+        if count != 1:
+            return False
+        value = dice[0]["value"]
+        if kind == "natural":
+            return bool(value == need["value"])
+        return kind == "any" or value + delta >= need["value"]
+    if kind == "sum":
+        return sum(d["value"] for d in dice) + delta in need["values"]
+    if kind == "pioneer":
+        return count == 2 and any(d["value"] == 1 for d in dice)
+    if kind == "restricted":
+        return _restricted_problem(need, dice) is None
+    return True
+
+
+SINGLE = frozenset({"any", "at_least", "plus", "natural"})
+
+
 def _restricted_problem(need: dict[str, Any], dice: list[dict[str, Any]]) -> str | None:
     """No modifier of any sort: neither an Engineer token's die nor (`as_rolled`, from
     1.1.0) a die re-rolled by a Wild Die token or a card."""
@@ -279,13 +306,11 @@ def _sized(groups: list[list[int]], need: dict[str, Any]) -> list[list[int]]:
 
 def _variants(state: State, seat: int, need: dict[str, Any], cmd: Command) -> Iterator[Command]:
     dice = [state["dice"][seat][i] for i in cmd["dice"]]
-    if not fit_problem(need, dice, 0):
+    if fits(need, dice, 0):
         yield cmd
         return
     if need["type"] in NEEDS_TOTAL and not token_problem(state, seat, "wild"):
-        yield from (
-            {**cmd, "wild": delta} for delta in (1, -1) if not fit_problem(need, dice, delta)
-        )
+        yield from ({**cmd, "wild": delta} for delta in (1, -1) if fits(need, dice, delta))
     if cmd.get("share") or need["type"] in ("restricted", "any") or cmd["action"] == "character":
         return
     if token_problem(state, seat, "engineer"):
@@ -297,11 +322,7 @@ def _variants(state: State, seat: int, need: dict[str, Any], cmd: Command) -> It
                 {**die, "value": value, "engineered": True},
                 *dice[index + 1 :],
             ]
-            if (
-                value != die["value"]
-                and not die.get("flipped")
-                and not fit_problem(need, changed, 0)
-            ):
+            if value != die["value"] and not die.get("flipped") and fits(need, changed, 0):
                 yield {**cmd, "engineer": {"die": die["id"], "value": value}}
 
 

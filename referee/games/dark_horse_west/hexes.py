@@ -78,7 +78,12 @@ def parse_edge(key: str) -> tuple[Hex, Hex]:
 
 def sides(h: Hex) -> list[str]:
     """The six edges of a hex, counter-clockwise from its east side."""
-    return [edge_key(h, n) for n in neighbours(h)]
+    return list(_sides(h))
+
+
+@lru_cache(maxsize=KEYS_KEPT)
+def _sides(h: Hex) -> tuple[str, ...]:
+    return tuple(edge_key(h, n) for n in neighbours(h))
 
 
 @lru_cache(maxsize=KEYS_KEPT)
@@ -123,8 +128,13 @@ def edge_ends(edge: str) -> tuple[str, str]:
 
 def vertex_edges(vertex: str) -> list[str]:
     """The three edges meeting at a vertex (in the infinite grid; see `edge_on_map`)."""
+    return list(_vertex_edges(vertex))
+
+
+@lru_cache(maxsize=KEYS_KEPT)
+def _vertex_edges(vertex: str) -> tuple[str, str, str]:
     a, b, c = parse_vertex(vertex)
-    return [edge_key(a, b), edge_key(a, c), edge_key(b, c)]
+    return edge_key(a, b), edge_key(a, c), edge_key(b, c)
 
 
 class Board:
@@ -137,6 +147,7 @@ class Board:
         self.tiles: dict[str, dict[str, Any]] = {t["id"]: t for t in data["tiles"]}
         self.dead_centre: tuple[str, ...] = tuple(data.get("dead_centre", ()))
         self._at: dict[str, tuple[str, ...]] = {}
+        self._edges: dict[str, bool] = {}
 
     def hexes_at(self, vertex: str) -> tuple[str, ...]:
         """The keys of the map hexes that have this vertex as a corner (remembered)."""
@@ -160,8 +171,14 @@ class Board:
         return self.on_map(h) and not (players == 2 and self.hexes[h]["two_player_out_of_bounds"])
 
     def edge_on_map(self, edge: str) -> bool:
-        """Whether a rail may lie on the edge: at least one of its two hexes is on the map."""
-        return any(self.on_map(h) for h in parse_edge(edge))
+        """Whether a rail may lie on the edge: at least one of its two hexes is on the map
+        (remembered: the rail searches ask for the same edges again and again)."""
+        found = self._edges.get(edge)
+        if found is None:
+            found = any(self.on_map(h) for h in parse_edge(edge))
+            if len(self._edges) < KEYS_KEPT:
+                self._edges[edge] = found
+        return found
 
     def vertex_on_map(self, vertex: str) -> bool:
         """Whether the vertex is a corner of some hex on the map."""

@@ -235,7 +235,7 @@ def _moves(state: State, seat: int, die: int) -> list[Command]:
     ]
     for source, dice, spot_state in _move_sources(state, seat, die):
         for (action, row, slot), need in totals:
-            deltas = [d for d in (1, -1) if not dc.fit_problem(need, dice, d)]
+            deltas = [d for d in (1, -1) if dc.fits(need, dice, d)]
             if not deltas:
                 continue
             shares = [

@@ -83,9 +83,22 @@ def rail_sites(
     seat: int, rails: Rails, cities: Owners, towns: Owners, *, board: Board = HOUSE
 ) -> list[str]:
     """Every edge where the seat may lay a rail now."""
-    reached = reached_vertices(seat, rails, cities, towns)
+    own = tuple(_owned(seat, cities) + _owned(seat, towns))
+    return list(_rail_sites(own, frozenset(rails), board))
+
+
+# asked at every rail a seat lays and every rail a bot weighs: remembered by the rails and
+# the seat's pieces it depends on
+@lru_cache(maxsize=256)
+def _rail_sites(own: tuple[str, ...], rails: frozenset[str], board: Board) -> tuple[str, ...]:
+    reached = _joined(_corners(list(own)), _rails_at(rails))
     edges = {e for v in reached for e in vertex_edges(v)}
-    return sorted(e for e in edges if board.edge_on_map(e) and e not in rails)
+    return tuple(sorted(e for e in edges if board.edge_on_map(e) and e not in rails))
+
+
+def free_city_hexes(cities: Owners, *, players: int, board: Board = HOUSE) -> list[str]:
+    """The empty hexes where a city may stand once the game has started, rails aside."""
+    return _free_city_hexes(cities, CITY_GAP, players, board)
 
 
 def access(seat: int, rails: Rails, cities: Owners, *, board: Board = HOUSE) -> list[str]:
@@ -142,13 +155,27 @@ def city_sites(
     seat: int, rails: Rails, cities: Owners, *, players: int, board: Board = HOUSE
 ) -> list[str]:
     """New city sites: an empty hex from every city, a rail from the seat's city on a side."""
+    placed = tuple(sorted(cities.items()))
+    return list(_city_sites(seat, frozenset(rails), placed, players, board))
+
+
+# asked for every rail a bot weighs: remembered by the rails and cities it depends on
+@lru_cache(maxsize=256)
+def _city_sites(
+    seat: int,
+    rails: frozenset[str],
+    placed: tuple[tuple[str, int], ...],
+    players: int,
+    board: Board,
+) -> tuple[str, ...]:
+    cities = dict(placed)
     at = _rails_at(rails)
     connected = {r for v in _joined(_corners(_owned(seat, cities)), at) for r in at.get(v, [])}
-    return [
+    return tuple(
         h
         for h in _free_city_hexes(cities, CITY_GAP, players, board)
         if connected.intersection(sides(parse_hex(h)))
-    ]
+    )
 
 
 def connected_towns(
@@ -239,11 +266,20 @@ def _is_resource(h: str, board: Board) -> bool:
 
 def _free_city_hexes(cities: Owners, gap: int, players: int, board: Board) -> list[str]:
     """The in-bounds non-resource hexes at least `gap` from every city."""
+    return list(_free_city_hexes_of(tuple(sorted(cities)), gap, players, board))
+
+
+@lru_cache(maxsize=256)
+def _free_city_hexes_of(
+    cities: tuple[str, ...], gap: int, players: int, board: Board
+) -> tuple[str, ...]:
     taken = [parse_hex(c) for c in cities]
-    return sorted(
-        hex_key(h)
-        for h, cell in board.hexes.items()
-        if cell["kind"] == "non_resource"
-        and board.in_bounds(h, players=players)
-        and all(distance(h, c) >= gap for c in taken)
+    return tuple(
+        sorted(
+            hex_key(h)
+            for h, cell in board.hexes.items()
+            if cell["kind"] == "non_resource"
+            and board.in_bounds(h, players=players)
+            and all(distance(h, c) >= gap for c in taken)
+        )
     )

@@ -1,7 +1,8 @@
 """What each viewer sees of a Dark Horse West table.
 
 Everything on the table is public (goods, tokens, roles, pieces, rails, dice, the board,
-events in play, the face-up discard pile, how many cards each hand holds), except: the
+events in play, the face-up discard pile, how many cards each hand holds, what each seat
+has used this game turn, the table's settings), except: the
 face-down tiles (a seat sees those around its cities and along rails from them and those
 it has looked at), the hands of action cards, the cards a seat is choosing among, and
 the order of the deck. The moderator sees everything.
@@ -11,6 +12,7 @@ from typing import Any
 
 from ...engine.events import MODERATOR
 from . import table
+from .versions import FIRST
 
 State = dict[str, Any]
 PUBLIC = (
@@ -39,6 +41,16 @@ PUBLIC = (
     "end",
     "result",
     "solitaire",
+    # public facts the rules ask about, shown so that a bot can rebuild a full table
+    # from its seat's view (referee/games/dark_horse_west/bot.py)
+    "used",
+    "settled",
+    "start_rails",
+    "character_mode",
+    "characters_in_play",
+    "deck_option",
+    "tiles_face_up",
+    "gunslinger",
 )
 
 
@@ -60,6 +72,7 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
         map=state["map"],
         game_end_influence=state["end_influence"],
         discarded_this_phase=state["phase_discards"],
+        rules_version=state.get("version", FIRST),
     )
     if viewer == MODERATOR:
         shown.update(layout=state["layout"], hands=state["hands"], deck=state["deck"])
