@@ -2,10 +2,10 @@
 
 from typing import Any
 
-from .engine import game
-from .engine.events import REFEREE
-from .engine.rng import Rng
-from .service import Referee
+from ..engine import game
+from ..engine.events import REFEREE
+from ..engine.rng import Rng
+from ..service import Referee
 
 # in a game in rounds, the chance at each bot turn that the deadline passes first
 DEADLINE_ODDS = 25
@@ -30,13 +30,13 @@ def choose(state: game.State, stream_rng: Rng, turn: int) -> tuple[Any, dict[str
         raise RuntimeError(f"{actor} is to move but has no legal command")
     weights = getattr(game.rules_of(state), "BOT_TYPE_WEIGHTS", None)
     if weights is not None:
-        options = _one_type(options, weights, stream_rng, turn)
+        options = one_type(options, weights, stream_rng, turn)
     command = options[stream_rng.below(f"command/{turn}", len(options))]
     return actor, timed(state, command)
 
 
-def _one_type(
-    options: list[dict[str, Any]], weights: dict[str, int], stream_rng: Rng, turn: int
+def one_type(
+    options: list[dict[str, Any]], weights: dict[str, int], stream_rng: Rng, turn: int | str
 ) -> list[dict[str, Any]]:
     """The legal commands of one type, drawn first by the ruleset's weights (1 for a type
     it does not name), for rulesets whose lists are long in some types (every payment,
