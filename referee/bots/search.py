@@ -43,6 +43,7 @@ SCALE = 1 << 32  # the fixed point of UCB scores
 EXPLORATION = Fraction(7, 10)  # C in mean + C * sqrt(ln(available) / visits)
 LN2 = 12_786_308_645_202_655_659  # floor(ln(2) * 2**64)
 UNSEEN: Key = b"unseen"  # the edge of another seat's moves the observer cannot see
+BY_LOT: Key = b"by-lot"  # the edge of the referee's or the moderator's moves: drawn, not searched
 
 
 @dataclass
@@ -88,18 +89,21 @@ class Pieces:
 
 @dataclass
 class Turn:
-    """One iteration's randomness: the rules' (chance), the policy's (a fresh Rng per call
-    from `play`), and the search's own uniform draws (one stream)."""
+    """One iteration's randomness: the rules' (chance), the search's own uniform draws
+    (one stream), and a key for the fresh Rng each call of the policy gets."""
 
     chance: Rng
-    play: Rng
     draws: Stream
+    policy_key: str
 
     @classmethod
     def of(cls, world: Rng) -> "Turn":
         """The iteration's randomness, from its own Rng."""
-        play = Rng(world.hex("play"))
-        return cls(Rng(world.hex("chance")), play, play.stream("draws"))
+        return cls(Rng(world.hex("chance")), world.stream("draws"), world.hex("policy"))
+
+    def fresh(self, label: str) -> Rng:
+        """A fresh Rng for one call of a ruleset's function (its labels are its own)."""
+        return Rng(f"{self.policy_key}/{label}")
 
 
 @dataclass
@@ -194,7 +198,7 @@ def _moves(run: Search, state: State, mover: Actor, turn: Turn) -> list[Command]
     if mover == run.seat and run.pieces.orders is not None and simulate.in_round(state):
         rules_view = game.rules_of(state).view(state["rules"], mover)
         label = f"orders/{state['seq']}"
-        found = run.pieces.orders(rules_view, mover, Rng(turn.play.hex(label)))
+        found = run.pieces.orders(rules_view, mover, turn.fresh(label))
         return sealed_orders(found, state["rounds"]["current"]["round"])
     return simulate.commands(state, mover)
 
@@ -213,16 +217,15 @@ def sealed_orders(found: list[Any], number: int) -> list[Command]:
 def _grouped(
     run: Search, node: Node, state: State, mover: Actor, moves: list[Command], chance: Rng
 ) -> dict[Key, list[Command]]:
-    """The mover's moves by edge: each on its own where the observer sees it (its own, the
-    referee's, and other seats' moves it may see), the rest together as UNSEEN."""
+    """The mover's moves by edge: each on its own where the observer sees it (its own and
+    other seats' moves it may see), other seats' moves it may not see together as UNSEEN,
+    and the referee's or the moderator's together as BY_LOT (they win nothing)."""
+    if not isinstance(mover, int):
+        return {BY_LOT: moves}
     grouped: dict[Key, list[Command]] = {}
     for command in moves:
         key = canonical(command)
-        if (
-            mover != run.seat
-            and isinstance(mover, int)
-            and not _visible(node, state, mover, key, command, chance, run.seat)
-        ):
+        if mover != run.seat and not _visible(node, state, mover, key, command, chance, run.seat):
             key = UNSEEN
         grouped.setdefault(key, []).append(command)
     return grouped
@@ -236,7 +239,7 @@ def _visible(
     node and command)."""
     known = node.seen.get((mover, key))
     if known is None:
-        events, _ = simulate.step(state, mover, command, chance)
+        events = simulate.decided(state, mover, command, chance)
         known = node.seen[(mover, key)] = bool(events) and may_see(events[0]["visibility"], seat)
     return known
 
@@ -292,7 +295,7 @@ def _drawn(run: Search, state: State, mover: Actor, commands: list[Command], tur
     """A command by the ruleset's policy (a fresh Rng per call), or uniformly."""
     policy = run.pieces.policy
     if policy is not None and isinstance(mover, int):
-        return policy(state["rules"], mover, commands, Rng(turn.play.hex(f"move/{state['seq']}")))
+        return policy(state["rules"], mover, commands, turn.fresh(f"move/{state['seq']}"))
     return commands[turn.draws.below(len(commands))]
 
 

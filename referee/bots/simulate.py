@@ -117,6 +117,12 @@ def step(state: State, actor: Actor, command: Command, rng: Rng) -> tuple[list[E
     return events + closing, applied(state, closing)
 
 
+def decided(state: State, actor: Actor, command: Command, rng: Rng) -> list[Event]:
+    """The first events of a command, not applied (a round's resolution without the next
+    round's opening, and without the game's end)."""
+    return _decided(state, game.rules_of(state), actor, command, rng)
+
+
 def applied(state: State, events: list[Event]) -> State:
     """The state after events, numbered on from the state's seq: the rules' events
     straight to the rules, the engine's through game.apply."""

@@ -1,15 +1,17 @@
 """The search: integer UCB, rewards, determinism for a fixed Rng, the levels' entry point."""
 
 import math
+from fractions import Fraction
 
 import pytest
 
 from referee import games  # noqa: F401  (registers the rulesets)
-from referee.bots import levels, search, simulate
+from referee.bots import choose, levels, search, simulate
 from referee.engine import game
 from referee.engine.rng import Rng
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+T0 = 1_800_000_000
 
 
 def opening_view(seed: str = "search", seat: int = 0) -> dict:
@@ -90,3 +92,49 @@ def test_table_rebuilds_the_engine_state_from_a_view():
     assert simulate.actors(rebuilt) == game.to_move(state)
     assert rebuilt["seq"] == state["seq"] and rebuilt["status"] == "active"
     assert "seed" not in view or view["seed"] is None
+
+
+SMOKE = [  # ruleset, seats, options, random moves before the search
+    ("dark-horse", 3, {}, 25),
+    ("royal-turf", 3, {"hidden_bets": True}, 2),  # betting: other seats' chips are sealed
+    ("dark-horse-west", 2, {}, 25),
+    ("blackout-middle", 4, {}, 25),
+]
+
+
+@pytest.mark.parametrize("ruleset,seats,options,before", SMOKE, ids=lambda v: str(v))
+def test_the_search_plays_every_kind_of_game_with_given_pieces(ruleset, seats, options, before):
+    """The machinery on turns, sealed bets in turns and sealed rounds: pieces that hand the
+    search the true rules state (for this test only) and cut playouts short."""
+    seed = f"smoke/{ruleset}"
+    state = game.fold(game.create(ruleset, [f"p{s}" for s in range(seats)], options, seed, now=T0))
+    rng = Rng("smoke-bots")
+    for turn in range(before):
+        actor, command = choose(state, rng, turn)
+        state = game.step(state, actor, command, seed)[1]
+    seat = next(a for a in game.to_move(state) if isinstance(a, int))
+    view = game.view(state, seat)
+    even = [Fraction(1, seats)] * seats
+    pieces = search.Pieces(
+        sample=lambda seen, s, r: state["rules"],
+        evaluate=lambda rules_state, s: even,
+        playout_moves=12,
+    )
+    moves = levels.root_moves(view, seat, pieces, Rng("m"))
+    run = search.Search(view, seat, moves, pieces)
+    for i in range(30):
+        search.iterate(run, Rng(f"smoke/{i}"))
+    assert sum(search.root_visits(run)) == 30
+    chosen = search.best(run)
+    assert chosen in view["legal"]
+    if ruleset in ("royal-turf", "blackout-middle"):  # others' sealed moves: one edge
+        assert unseen_edges(run.root) > 0
+
+
+def unseen_edges(node: search.Node) -> int:
+    """The edges of other seats' moves the searching seat cannot see, in a tree."""
+    found = 0
+    for (_, key), edge in node.edges.items():
+        found += key == search.UNSEEN
+        found += sum(unseen_edges(child) for child in edge.after.values())
+    return found

@@ -66,3 +66,30 @@ def test_simulate_agrees_with_game_step(ruleset, seats, options):
     assert unsalted(simulated_state["rules"]) == unsalted(recorded_state["rules"])
     assert simulated_state["outcome"] == recorded_state["outcome"]
     assert simulated_state["seq"] == recorded_state["seq"] - 1  # no SeedRevealed
+
+
+def test_a_round_rebuilt_from_a_view_keeps_the_seats_own_orders_and_plays_on():
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    seed = "simulate/rebuilt-round"
+    state = game.fold(game.create("blackout-middle", players, {}, seed, now=T0))
+    number = state["rounds"]["current"]["round"]
+    for seat in (1, 2):  # Ben and Cat send orders; Ann and Dan have not yet
+        command = [c for c in game.legal(state, seat) if c["type"] == "submit_orders"][-1]
+        state = game.step(state, seat, {**command, "now": T0 + 1}, seed)[1]
+    view = game.view(state, 1)
+    table = simulate.table(view, 1, state["rules"])
+    mine = table["rounds"]["current"]["submitted"]
+    assert mine[1]["orders"] == state["rounds"]["current"]["submitted"][1]["orders"]
+    assert mine[2] is None  # Cat's orders are hers: Ben's table draws them again
+    assert simulate.actors(table) == [0, 2, 3]
+    for seat in (0, 2, 3):
+        assert simulate.in_round(table)
+        table = simulate.step(table, seat, simulate.commands(table, seat)[0], Rng("p"))[1]
+    assert simulate.actors(table) == ["referee"]
+    resolve = simulate.commands(table, "referee")[0]
+    events, table = simulate.step(table, "referee", resolve, Rng("p"))
+    assert "RoundResolved" in [e["type"] for e in events]
+    assert table["rounds"]["current"]["round"] == number + 1
+    assert simulate.commands(table, 0) and all(
+        c["type"] == "submit_orders" for c in simulate.commands(table, 0)
+    )

@@ -10,7 +10,7 @@ own Rng deals it.
 from typing import Any
 
 from ...engine.rng import Rng
-from . import DECK, HAND, HORSES
+from . import DECK, HAND, HORSES, TRACK
 
 State = dict[str, Any]
 ITERATIONS = 400  # about 1 s a move on one core (docs/bots.md)
@@ -47,3 +47,26 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
         "played": played,
         "line_up": view["line_up"],
     }
+
+
+def policy(state: State, seat: int, commands: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
+    """A playout's move: a card that takes food when one does, else any card."""
+    feeding = _feeding(state, commands) if state["food_stack"] else []
+    pool = feeding or commands
+    return pool[rng.below("card", len(pool))] if len(pool) > 1 else pool[0]
+
+
+def _feeding(state: State, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The commands that move a horse strictly ahead of every other (as the rules' _play)."""
+    distance = state["distance"]
+    found = []
+    for command in commands:
+        horse = command["horse"]
+        others = [d for h, d in distance.items() if h != horse]
+        taken = {d % TRACK for d in others}
+        to = distance[horse] + 1
+        while to % TRACK in taken:
+            to += 1
+        if to > max(others):
+            found.append(command)
+    return found
