@@ -8,18 +8,28 @@ uniform per horse, Gibbs sweeps where facts bind horses together) and the other 
 secret play around what is public (others.py: a plain player's choices, not uniform).
 """
 
+from fractions import Fraction
 from typing import Any
 
 from ...engine.canonical import copied
 from ...engine.rng import Rng
-from .data import HORSES
+from . import plans, prospects
+from .data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
 from .drawing import draw_world
 from .knowledge import knowledge
 from .others import other_seats
+from .state import ROUNDS
+from .trades import free_hand
 from .versions import FIRST, VERSION
 from .worlds import finishing_order
 
 State = dict[str, Any]
+ITERATIONS = 60  # about 1 s a move on one core here (docs/bots.md)
+PLAYOUT_MOVES = 12  # a round's orders and its resolution for up to 12 seats, then evaluate
+ORDER_SAMPLES = 6  # tables `orders` weighs spaces and bets on
+SPACES = 3  # spaces to spectate among the candidates
+NOISE = 4  # a playout seat plays a listed command one time in NOISE
+BET_FLOOR = 6  # a playout seat bets on a horse worth at least this many points per chip
 
 
 def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
@@ -66,3 +76,118 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
     if VERSION != FIRST:
         table["version"] = VERSION
     return copied(table)  # nothing in a sampled table aliases the view
+
+
+# --- the search's pieces -----------------------------------------------------------
+
+
+def orders(view: dict[str, Any], seat: int, rng: Rng) -> list[dict[str, Any]]:
+    """The sealed orders worth searching this round: the planned abilities, the spaces
+    and bets that do best over a few sampled tables, and some variations of them."""
+    if view["phase"] != ROUNDS:
+        return []
+    r, you = view["round"], view["you"]
+    hand = {h: you["hand"].get(h, 0) - you["on_offer"].get(h, 0) for h in HORSES}
+    bettable = list((you["current_space"] or {}).get("horses", []))
+    first = HORSES[rng.below("first", len(HORSES))]
+    planned = plans.abilities(hand, r, bettable, first)
+    if r == FIRST_ROUND:
+        return [{"ability": planned[0], "spectate": None, "bets": {}}]
+    tables = [sample(view, seat, Rng(rng.hex(f"table/{i}"))) for i in range(ORDER_SAMPLES)]
+    spaces = _best_spaces(tables, r, min(you["chip_limit"], you["chips"]))
+    horses = _best_horses(tables, bettable)
+    found = []
+    for ability in planned:
+        budget = _budget(ability, hand, r, you["chip_limit"], you["chips"])
+        main = _bets(horses[:1], budget)
+        found.append({"ability": ability, "spectate": spaces[0], "bets": main})
+        if ability is not planned[0]:
+            continue
+        found += [{"ability": ability, "spectate": s, "bets": main} for s in spaces[1:]]
+        for bets in (_bets(horses[1:2], budget), {}, _split(horses[:2], budget)):
+            found.append({"ability": ability, "spectate": spaces[0], "bets": bets})
+    return [o for i, o in enumerate(found) if o not in found[:i]]
+
+
+def _best_spaces(tables: list[State], r: int, budget: int) -> list[int]:
+    """The spaces worth most over the tables: the horses there at the round's end, and the
+    best bet among them next round."""
+    worth = dict.fromkeys(range(START_SPACE, TRACK_LENGTH + 1), 0)
+    for table in tables:
+        points = prospects.placement_points(table)
+        ends = _round_end(table, r)
+        for space in worth:
+            there = [h for h in HORSES if ends[h] == space]
+            best = max((points[h] for h in there), default=0) if r < LAST_ROUND else 0
+            worth[space] += len(there) + budget * best
+    return sorted(worth, key=lambda s: (-worth[s], s))[:SPACES]
+
+
+def _best_horses(tables: list[State], bettable: list[str]) -> list[str]:
+    """The horses the seat may bet on, by their placement points summed over the tables."""
+    worth = dict.fromkeys(bettable, 0)
+    for table in tables:
+        points = prospects.placement_points(table)
+        for h in worth:
+            worth[h] += points[h]
+    return sorted(worth, key=lambda h: (-worth[h], h))
+
+
+def _round_end(table: State, r: int) -> dict[str, int]:
+    """Each horse's space at the end of round r."""
+    moves = table["movements"][str(r)]
+    return {
+        h: here if here > TRACK_LENGTH else here + moves[h]
+        for h, here in table["positions"].items()
+    }
+
+
+def _budget(ability: plans.Ability, hand: dict[str, int], r: int, limit: int, chips: int) -> int:
+    """The chips a seat may bet this round with this ability (Rounds 2, 8 and 9 add)."""
+    raised = plans.effects(ability, hand, r)
+    return min(limit + raised["limit_raised"], chips + raised["chips_gained"])
+
+
+def _bets(horses: list[str], budget: int) -> dict[str, int]:
+    return {horses[0]: budget} if horses and budget > 0 else {}
+
+
+def _split(horses: list[str], budget: int) -> dict[str, int]:
+    if len(horses) < 2 or budget < 2:
+        return {}
+    return {horses[0]: budget - budget // 2, horses[1]: budget // 2}
+
+
+def policy(state: State, seat: int, commands: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
+    """A playout's move: in a round, orders from the table itself (every seat plays as if
+    it knew the race: the most crowded space, its budget on the best horse it may bet on),
+    one time in NOISE a command drawn from those listed; otherwise a listed command."""
+    sealed = [c for c in commands if c.get("type") == "submit_orders"]
+    if not sealed or rng.below("noise", NOISE) == 0:
+        return commands[rng.below("listed", len(commands))]
+    r = state["round"]
+    hand = free_hand(state, seat)
+    current = state["seen"][seat].get(str(r - 1))
+    bettable = list(current["horses"]) if current else []
+    ability = plans.abilities(hand, r, bettable, HORSES[rng.below("first", len(HORSES))])[0]
+    orders: dict[str, Any] = {"ability": ability, "spectate": None, "bets": {}}
+    if r > FIRST_ROUND:
+        points = prospects.placement_points(state)
+        ends = _round_end(state, r)
+        crowds = [sum(e == s for e in ends.values()) for s in range(TRACK_LENGTH + 1)]
+        orders["spectate"] = max(range(START_SPACE, TRACK_LENGTH + 1), key=lambda s: crowds[s])
+        budget = _budget(ability, hand, r, state["limits"][seat], state["chips"][seat])
+        best = sorted(bettable, key=lambda h: -points[h])[:1]
+        if best and (points[best[0]] >= BET_FLOOR or _must_bet(state, seat, r)):
+            orders["bets"] = _bets(best, budget)
+    return {"type": "submit_orders", "round": r, "orders": orders}
+
+
+def _must_bet(state: State, seat: int, r: int) -> bool:
+    """Whether the chips left need every round left to be bet."""
+    return state["chips"][seat] > state["limits"][seat] * (LAST_ROUND - r)
+
+
+def evaluate(state: State, seat: int) -> list[Fraction]:
+    """Each seat's share of the win at a playout's cut-off (prospects.py)."""
+    return prospects.shares(state)

@@ -122,11 +122,43 @@ def draw_values(limits: Limits, stream: Stream) -> Values | None:
     total = ways[0][1]
     if total == 0:
         return None
-    rank, space, drawn = stream.below(total), 1, []
-    for r in range(len(ROUND_NUMBERS)):
+    return _walk(limits, ways, 0, 1, stream.below(total))
+
+
+def ways_after(limits: Limits, r: int) -> tuple[int, ...]:
+    """Per space at the end of Round r, how many runs go on from there keeping the limits."""
+    return _ways(limits)[r]
+
+
+def draw_rest(
+    known: Knowledge,
+    horse: str,
+    opening: Values,
+    stream: Stream,
+    *,
+    spaces: dict[int, frozenset[int]] | None = None,
+) -> Values:
+    """The rest of a horse's run after its opening, drawn uniformly among those keeping
+    its facts (and `spaces`, where some rest does)."""
+    start, here = len(opening), spaces_of(opening)[-1]
+    limits = limits_of(known, horse, ({}, spaces or {}))
+    ways = _ways(limits)
+    if not ways[start][here]:
+        limits = limits_of(known, horse)
+        ways = _ways(limits)
+    assert ways[start][here], "an opening is kept only with a way on"
+    return _walk(limits, ways, start, here, stream.below(ways[start][here]))
+
+
+def _walk(
+    limits: Limits, ways: tuple[tuple[int, ...], ...], start: int, space: int, rank: int
+) -> Values:
+    """The run from the end of round `start` on whose rank among those counted is `rank`."""
+    drawn = []
+    for r in range(start, len(ROUND_NUMBERS)):
         for value in limits[0][r]:
             moved = space if space > TRACK_LENGTH else space + value
-            here = ways[r + 1][moved] if moved <= LAST_SPACE else 0
+            here = ways[r + 1][moved]
             if rank < here:
                 drawn.append(value)
                 space = moved
