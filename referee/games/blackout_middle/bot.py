@@ -24,8 +24,8 @@ from .versions import FIRST, VERSION
 from .worlds import finishing_order
 
 State = dict[str, Any]
-ITERATIONS = 60  # about 1 s a move on one core here (docs/bots.md)
-PLAYOUT_MOVES = 12  # a round's orders and its resolution for up to 12 seats, then evaluate
+ITERATIONS = 150  # about 1 s a move on one core here (docs/bots.md)
+PLAYOUT_MOVES = 9  # the rest of a 9-seat round and its resolution, then evaluate
 ORDER_SAMPLES = 6  # tables `orders` weighs spaces and bets on
 SPACES = 3  # spaces to spectate among the candidates
 NOISE = 4  # a playout seat plays a listed command one time in NOISE

@@ -26,13 +26,24 @@ CHIP_WORTH = 6  # points a chip bet later is worth (the mean over placements is 
 SPACE_WORTH = 1  # points a round's spectated space is worth
 SHARPNESS = 4
 GATHER_ROUND = 7  # Round 7's utility: distinct cards into copies of one
+REMEMBERED = 16  # movement tables whose placement points are kept
+_POINTS: dict[int, tuple[dict[str, Any], dict[str, int]]] = {}
 
 
 def placement_points(state: State) -> dict[str, int]:
-    """Each horse's points per chip at the end of the race, from the movement table."""
-    moves = {int(r): values for r, values in state["movements"].items()}
+    """Each horse's points per chip at the end of the race, from the movement table (a
+    playout's states share one table: worked out once for it)."""
+    table = state["movements"]
+    known = _POINTS.get(id(table))
+    if known is not None and known[0] is table:
+        return known[1]
+    moves = {int(r): values for r, values in table.items()}
     order = final_order(*race(moves))
-    return {h: PLACEMENT_POINTS[rank] for rank, h in enumerate(order)}
+    points = {h: PLACEMENT_POINTS[rank] for rank, h in enumerate(order)}
+    _POINTS[id(table)] = (table, points)  # the table is held, so its id is not reused
+    if len(_POINTS) > REMEMBERED:
+        _POINTS.pop(next(iter(_POINTS)))
+    return points
 
 
 def worth(state: State, seat: int, points: dict[str, int]) -> int:
