@@ -16,7 +16,8 @@ from referee.engine import game
 from referee.engine.events import REFEREE
 from referee.engine.rng import Rng
 from referee.games import blackout_middle as bm
-from referee.games.blackout_middle import bot, drawing, knowledge, worlds
+from referee.games.blackout_middle import bot
+from referee.games.blackout_middle.bot import drawing, knowledge, worlds
 from referee.games.blackout_middle.data import HORSES
 from referee.games.blackout_middle.learning import ability_result
 from referee.games.blackout_middle.race import horses_on, race
@@ -199,7 +200,7 @@ def test_a_seat_that_learned_all_it_could_still_gets_its_view():
 
 def test_the_tied_facts_are_read_from_the_view():
     state = tied_game("read")[7]
-    known = knowledge.knowledge(bm.view(state["rules"], 0), 0)
+    known = knowledge.facts_of(bm.view(state["rules"], 0), 0)
     kinds = Counter(tie.kind for tie in known.ties)
     assert kinds["sum"] == 3 and kinds["differ_by_1"] == 4 and kinds["same_value"] == 2
     assert kinds["placement"] == 6

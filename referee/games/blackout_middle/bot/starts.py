@@ -15,8 +15,8 @@ the seat's knowledge; the tests show it does not happen on the games they play).
 from collections.abc import Callable
 from typing import Any
 
-from ...engine.rng import Rng, Stream
-from .data import HORSES, TRACK_LENGTH
+from ....engine.rng import Rng, Stream
+from ..data import HORSES, TRACK_LENGTH
 from .knowledge import ROUND_NUMBERS, Knowledge, Tie
 from .worlds import (
     Values,

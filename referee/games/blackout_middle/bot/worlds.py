@@ -10,8 +10,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ...engine.rng import Stream
-from .data import HORSES, TRACK_LENGTH
+from ....engine.rng import Stream
+from ..data import HORSES, TRACK_LENGTH
 from .knowledge import LAST_SPACE, PAST_LINE, ROUND_NUMBERS, SPACES, VALUES, Knowledge, Tie
 
 Values = tuple[int, ...]  # one horse's values, Round 1 first

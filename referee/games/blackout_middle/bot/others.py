@@ -12,10 +12,10 @@ abilities taught them (their `learned` is empty: nothing in the rules reads it).
 
 from typing import Any
 
-from ...engine.rng import Rng, Stream
-from .data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
+from ....engine.rng import Rng, Stream
+from ..data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
+from ..options import option
 from .knowledge import Knowledge
-from .options import option
 from .worlds import World
 
 State = dict[str, Any]

@@ -11,8 +11,8 @@ Each round lists its abilities best guess first; every one fits the hand.
 
 from typing import Any
 
-from .abilities import Dropped, judged_ability
-from .data import HORSES, LAST_ROUND
+from ..abilities import Dropped, judged_ability
+from ..data import HORSES, LAST_ROUND
 
 Hand = dict[str, int]
 Ability = dict[str, Any] | None

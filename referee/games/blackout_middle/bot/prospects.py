@@ -16,10 +16,10 @@ A seat's share is its worth to the power SHARPNESS over the sum of all those pow
 from fractions import Fraction
 from typing import Any
 
-from .data import FIRST_ROUND, LAST_ROUND, PLACEMENT_POINTS, UTILITY_POINTS_CAP
-from .options import round10_points
-from .race import final_order, race
-from .state import ROUNDS
+from ..data import FIRST_ROUND, LAST_ROUND, PLACEMENT_POINTS, UTILITY_POINTS_CAP
+from ..options import round10_points
+from ..race import final_order, race
+from ..state import ROUNDS
 
 State = dict[str, Any]
 CHIP_WORTH = 6  # points a chip bet later is worth (the mean over placements is 46/9)

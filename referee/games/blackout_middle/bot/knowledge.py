@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .abilities import counts
-from .data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
-from .state import ROUNDS
+from ..abilities import counts
+from ..data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
+from ..state import ROUNDS
 
 ROUND_NUMBERS = tuple(range(FIRST_ROUND + 1, LAST_ROUND + 1))  # the rounds horses move
 LAST_SPACE = TRACK_LENGTH + 3  # the furthest a horse can land (15 + a 3)
@@ -81,7 +81,7 @@ def moved_through(view: dict[str, Any]) -> int:
     return LAST_ROUND
 
 
-def knowledge(view: dict[str, Any], seat: int) -> Knowledge:
+def facts_of(view: dict[str, Any], seat: int) -> Knowledge:
     """Every fact the seat's view gives about the movements and the others' bets."""
     resolved = view["round"] - 1 if view["phase"] == ROUNDS else LAST_ROUND
     known = Knowledge(seat=seat, moved=moved_through(view), resolved=resolved)

@@ -1,26 +1,29 @@
-"""The Blackout Middle bot's parts for the information-set search (referee/bots/): a
+"""The Blackout Middle bot's pieces for the information-set search (referee/bots/): a
 table consistent with what a seat sees (`sample`), the sealed orders worth searching
 (`orders`), how every seat plays in a playout (`policy`), and a playout's value when it
 is cut short (`evaluate`). docs/bots.md says how strong it plays and why.
 
-`sample` draws the hidden movement table from everything the seat learned (worlds.py:
-uniform per horse, Gibbs sweeps where facts bind horses together) and the other seats'
-secret play around what is public (others.py: a plain player's choices, not uniform).
+The package: knowledge (the facts a seat's view gives about the race and the others'
+bets), worlds (movement tables, one horse's runs drawn uniformly, the facts that tie
+horses checked), starts and drawing (a whole table keeping every fact: a first one found
+by search, then Gibbs sweeps), others (the other seats' secret play, drawn around what
+is public), plans (the abilities weighed each round), prospects (what each seat may
+still expect, and its share of the win).
 """
 
 from fractions import Fraction
 from typing import Any
 
-from ...engine.canonical import copied
-from ...engine.rng import Rng
+from ....engine.canonical import copied
+from ....engine.rng import Rng
+from ..data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
+from ..state import ROUNDS
+from ..trades import free_hand
+from ..versions import FIRST, VERSION
 from . import plans, prospects
-from .data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
 from .drawing import draw_world
-from .knowledge import knowledge
+from .knowledge import facts_of
 from .others import other_seats
-from .state import ROUNDS
-from .trades import free_hand
-from .versions import FIRST, VERSION
 from .worlds import finishing_order
 
 State = dict[str, Any]
@@ -34,7 +37,7 @@ BET_FLOOR = 6  # a playout seat bets on a horse worth at least this many points 
 
 def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
     """A full table consistent with what `seat` sees in `view` (the rules' view)."""
-    known = knowledge(view, seat)
+    known = facts_of(view, seat)
     world = draw_world(known, rng, "world")
     drawn = other_seats(view, known, world, rng, "others")
     you = view["you"]

@@ -17,8 +17,8 @@ import itertools
 from collections import OrderedDict
 from typing import Any
 
-from ...engine.rng import Rng, Stream
-from .data import HORSES
+from ....engine.rng import Rng, Stream
+from ..data import HORSES
 from .knowledge import VALUES, Knowledge, Tie
 from .starts import start
 from .worlds import (
