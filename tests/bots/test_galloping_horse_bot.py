@@ -125,7 +125,9 @@ def play_match(seed: str, strong_seat: int, others: str, iterations: int) -> Fra
 
 
 def test_strength_on_a_fixed_budget_beats_random_seats():
-    shares = [play_match(f"strength/{g}", g % 4, "random", 40) for g in range(8)]
+    """A fixed budget, so the figure is the same on any machine: random seats share 1/4
+    on average; the product's target against them, 1/2, is met on these 12 games."""
+    shares = [play_match(f"strength/{g}", g % 4, "random", 100) for g in range(12)]
     assert sum(shares) / len(shares) >= Fraction(1, 2)
 
 

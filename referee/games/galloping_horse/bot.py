@@ -13,7 +13,7 @@ from ...engine.rng import Rng
 from . import DECK, HAND, HORSES, TRACK
 
 State = dict[str, Any]
-ITERATIONS = 400  # about 1 s a move on one core (docs/bots.md)
+ITERATIONS = 1200  # about 1 s a move on one core of the project machine (docs/bots.md)
 
 
 def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
