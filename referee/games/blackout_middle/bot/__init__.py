@@ -163,27 +163,34 @@ def _split(horses: list[str], budget: int) -> dict[str, int]:
 
 def policy(state: State, seat: int, commands: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
     """A playout's move: in a round, orders from the table itself (every seat plays as if
-    it knew the race: the most crowded space, its budget on the best horse it may bet on),
-    one time in NOISE a command drawn from those listed; otherwise a listed command."""
+    it knew the race), one time in NOISE a command drawn from those listed; otherwise a
+    listed command."""
     sealed = [c for c in commands if c.get("type") == "submit_orders"]
     if not sealed or rng.below("noise", NOISE) == 0:
         return commands[rng.below("listed", len(commands))]
     r = state["round"]
-    hand = free_hand(state, seat)
+    return {"type": "submit_orders", "round": r, "orders": _knowing_orders(state, seat, rng)}
+
+
+def _knowing_orders(state: State, seat: int, rng: Rng) -> dict[str, Any]:
+    """The plan's first ability, the most crowded space at the round's end, and the whole
+    budget on the best horse the seat may bet on, if it is worth BET_FLOOR a chip (or the
+    chips must go now to be bet at all)."""
+    r, hand = state["round"], free_hand(state, seat)
     current = state["seen"][seat].get(str(r - 1))
     bettable = list(current["horses"]) if current else []
     ability = plans.abilities(hand, r, bettable, HORSES[rng.below("first", len(HORSES))])[0]
     orders: dict[str, Any] = {"ability": ability, "spectate": None, "bets": {}}
-    if r > FIRST_ROUND:
-        points = prospects.placement_points(state)
-        ends = _round_end(state, r)
-        crowds = [sum(e == s for e in ends.values()) for s in range(TRACK_LENGTH + 1)]
-        orders["spectate"] = max(range(START_SPACE, TRACK_LENGTH + 1), key=lambda s: crowds[s])
+    if r == FIRST_ROUND:
+        return orders
+    ends = list(_round_end(state, r).values())
+    orders["spectate"] = max(range(START_SPACE, TRACK_LENGTH + 1), key=ends.count)
+    points = prospects.placement_points(state)
+    best = sorted(bettable, key=lambda h: -points[h])[:1]
+    if best and (points[best[0]] >= BET_FLOOR or _must_bet(state, seat, r)):
         budget = _budget(ability, hand, r, state["limits"][seat], state["chips"][seat])
-        best = sorted(bettable, key=lambda h: -points[h])[:1]
-        if best and (points[best[0]] >= BET_FLOOR or _must_bet(state, seat, r)):
-            orders["bets"] = _bets(best, budget)
-    return {"type": "submit_orders", "round": r, "orders": orders}
+        orders["bets"] = _bets(best, budget)
+    return orders
 
 
 def _must_bet(state: State, seat: int, r: int) -> bool:

@@ -31,8 +31,8 @@ from .worlds import (
     with_value,
 )
 
-SWEEPS = 2
-DRAWS = 4  # draws of a horse per sweep before it keeps its run
+SWEEPS = 1
+DRAWS = 3  # draws of a horse per sweep before it keeps its run
 BLOCK = 3  # horses redrawn together in a value tie's round
 _STARTS: "OrderedDict[str, dict[str, Values]]" = OrderedDict()
 _REMEMBERED = 64

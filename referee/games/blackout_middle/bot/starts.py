@@ -97,8 +97,10 @@ class _Bounds:
         for h, runs in domains.items():
             ends = [spaces_of(run) for run in runs]
             for r in range(1, opening + 1):
-                self.value[(h, r)] = (min(x[r - 1] for x in runs), max(x[r - 1] for x in runs))
-                self.space[(h, r)] = (min(e[r] for e in ends), max(e[r] for e in ends))
+                values = [x[r - 1] for x in runs]
+                here = [e[r] for e in ends]
+                self.value[(h, r)] = (min(values), max(values))
+                self.space[(h, r)] = (min(here), max(here))
 
 
 class _Search:
@@ -132,15 +134,17 @@ class _Search:
         """The open horses' openings that can still keep every tie, or None if a horse
         is left with none or a sum can no longer be made."""
         bounds = _Bounds(domains, self.opening)
+        trial = dict(placed)
         spaces = {h: spaces_of(run) for h, run in placed.items()}
         narrowed: Openings = {}
         for o, runs in domains.items():
             ties = [t for t in self.ties if o in t.horses]
             kept = []
             for run in runs:
-                trial, seen = {**placed, o: run}, {**spaces, o: spaces_of(run)}
-                if all(_CAN_HOLD[t.kind](t, trial, seen, bounds) for t in ties):
+                trial[o], spaces[o] = run, spaces_of(run)  # o tried in place, then taken out
+                if all(_CAN_HOLD[t.kind](t, trial, spaces, bounds) for t in ties):
                     kept.append(run)
+            del trial[o], spaces[o]
             if not kept:
                 return None
             narrowed[o] = kept

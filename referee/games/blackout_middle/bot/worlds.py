@@ -38,6 +38,7 @@ class World:
         self.crossed = (
             crossed if crossed is not None else {h: finish_round(s) for h, s in self.spaces.items()}
         )
+        self.placed: dict[int, dict[str, int]] = {}  # placements by round, once worked out
 
     def but(self, horse: str, values: Values) -> "World":
         """The same table with one horse's values replaced."""
@@ -53,8 +54,10 @@ class World:
         return {str(r): {h: self.values[h][r - 1] for h in HORSES} for r in ROUND_NUMBERS}
 
 
+@lru_cache(maxsize=1 << 16)
 def spaces_of(values: Values) -> Spaces:
-    """A horse's space at the end of each round; past the line it stays where it landed."""
+    """A horse's space at the end of each round; past the line it stays where it landed
+    (the same runs come back over and over in a search: worked out once each)."""
     spaces = [1]
     for value in values:
         here = spaces[-1]
@@ -172,6 +175,12 @@ def _walk(
 
 def placements(world: World, r: int) -> dict[str, int]:
     """Each horse's placement at the end of a round (the rules' `placements`)."""
+    if r not in world.placed:
+        world.placed[r] = _placements(world, r)
+    return world.placed[r]
+
+
+def _placements(world: World, r: int) -> dict[str, int]:
     finished = finishing_order(world, r)
     placed = {h: rank for rank, h in enumerate(finished, start=1)}
     on_track = [world.spaces[h][r] for h in HORSES if h not in placed]
