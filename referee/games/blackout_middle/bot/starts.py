@@ -1,15 +1,20 @@
 """A first movement table keeping every fact a seat knows, from which drawing.py's sweeps
 start (found once per set of facts).
 
-Every tie but the order of late finishers reads Rounds 1-6 alone, so the search works on
-openings: each horse's values for the rounds up to the last such tie (`opening`), among
-those its own facts allow with a whole run after them. A randomized depth-first search
-gives each horse an opening, the most constrained first, and backs off as soon as a tie
-can no longer hold (sums out of reach, a list broken, too many or too few horses ahead).
-The rest of each run is then drawn from where the opening leaves the horse, and the order
-of late finishers mended by redrawing those rests. Should every try fail within its
-budget, the table breaking the fewest facts is taken (the sampler's one departure from
-the seat's knowledge; the tests show it does not happen on the games they play).
+The ties read Rounds 1-6 alone, but for the order of late finishers, so the search works
+on openings: each horse's values for the rounds up to the last tie it must keep
+(`opening`), among those its own facts allow with a whole run after them. A randomized
+depth-first search gives each horse an opening, the one with the fewest left next, and
+narrows the others' after each (forward checking: sums out of reach, a list broken, too
+many or too few horses ahead). The rest of each run is then drawn from where the opening
+leaves the horse, and the ties left mended by redrawing runs.
+
+Quick tries search the value ties alone (sums and lists, Rounds 2-5) and mend the space
+ties (placements, guesses, finishing orders) by redrawing whole runs; full tries, taken in
+turn with them, search every tie of Rounds 1-6 and mend only the late ones (slower where
+few ties narrow the openings, surer where placements and value ties meet). Should every
+try fail within its budget, the table breaking the fewest facts is taken (the sampler's
+one departure from the seat's knowledge; the tests' games never need it).
 """
 
 from collections.abc import Callable
@@ -19,43 +24,65 @@ from ....engine.rng import Rng, Stream
 from ..data import HORSES, TRACK_LENGTH
 from .knowledge import ROUND_NUMBERS, Knowledge, Tie
 from .worlds import (
+    VALUE_TIES,
     Values,
     World,
     distance,
     draw_rest,
+    draw_values,
     limits_of,
     narrowing,
     spaces_of,
     ways_after,
 )
 
-TRIES = 6  # depth-first searches, each in another order
+TRIES = 3  # quick tries (the value ties searched, the space ties mended), as many full
 NODES = 300  # openings tried in one search
 EXACT_SUMS = 4  # open horses of a sum whose totals are checked exactly
-MENDS = 300  # redraws of late runs
+MENDS = 300  # runs redrawn to mend the ties a search left
 SHIFT = 12  # bits per round's total when a sum group's totals are packed into one number
 Openings = dict[str, list[Values]]
 
 
 def start(known: Knowledge, rng: Rng) -> dict[str, Values]:
     """A table keeping every fact (or, failing that, breaking the fewest)."""
-    opening = max((t.round for t in known.ties if t.kind != "in_order"), default=0)
-    early = [t for t in known.ties if t.round <= opening]
-    late = [t for t in known.ties if t.round > opening]
-    choices = {h: _openings(known, h, opening) for h in HORSES}
     best: World | None = None
-    for attempt in range(TRIES):
-        stream = rng.stream(f"try/{attempt}")
-        chosen = _search(choices, early, opening, stream)
-        if chosen is None:
+    for attempt in range(2 * TRIES):
+        quick = attempt % 2 == 0  # quick and full tries in turn, quick first
+        world = _tried(known, quick, rng.stream(f"try/{attempt}"))
+        if world is None:
             continue
-        world = World({h: chosen[h] + draw_rest(known, h, chosen[h], stream) for h in HORSES})
-        world = _mended(known, world, late, opening, stream)
         if distance(world, known.ties) == 0:
             return world.values
         if best is None or distance(world, known.ties) < distance(best, known.ties):
             best = world
-    return (best or _anything(known, choices, rng)).values
+    return (best or _anything(known, rng)).values
+
+
+def _tried(known: Knowledge, quick: bool, stream: Stream) -> World | None:
+    """One try: openings by search, the rest drawn, the ties left mended."""
+    searched = [t for t in known.ties if (t.kind in VALUE_TIES if quick else t.kind != "in_order")]
+    opening = max((t.round for t in searched), default=0)
+    if not quick:
+        searched = [t for t in known.ties if t.round <= opening]
+    choices = _choices(known, opening)
+    chosen = _search(choices, searched, opening, stream)
+    if chosen is None:
+        return None
+    world = World({h: chosen[h] + draw_rest(known, h, chosen[h], stream) for h in HORSES})
+    left = [t for t in known.ties if t not in searched]
+    if quick:
+        return _runs_mended(known, world, stream)
+    return _mended(known, world, left, opening, stream)
+
+
+def _choices(known: Knowledge, opening: int) -> Openings:
+    """Every horse's openings, worked out once per opening."""
+    key = f"openings/{opening}"
+    if key not in known.limits:
+        known.limits[key] = {h: _openings(known, h, opening) for h in HORSES}
+    found: Openings = known.limits[key]
+    return found
 
 
 def _openings(known: Knowledge, horse: str, opening: int) -> list[Values]:
@@ -80,9 +107,10 @@ def _openings(known: Knowledge, horse: str, opening: int) -> list[Values]:
     return found
 
 
-def _anything(known: Knowledge, choices: Openings, rng: Rng) -> World:
+def _anything(known: Knowledge, rng: Rng) -> World:
+    """Runs keeping each horse's own facts (the ties aside)."""
     stream = rng.stream("anything")
-    return World({h: choices[h][0] + draw_rest(known, h, choices[h][0], stream) for h in HORSES})
+    return World({h: draw_values(limits_of(known, h), stream) or () for h in HORSES})
 
 
 # --- the depth-first search over openings -----------------------------------------
@@ -308,5 +336,23 @@ def _mended(known: Knowledge, world: World, late: list[Tie], opening: int, strea
             horse, opened + draw_rest(known, horse, opened, stream, spaces=allowed)
         )
         if distance(candidate, late) <= distance(world, late):
+            world = candidate
+    return world
+
+
+def _runs_mended(known: Knowledge, world: World, stream: Stream) -> World:
+    """Whole runs redrawn, each narrowed to keep the ties with the others as they stand,
+    until every tie holds (a redraw breaking more is not kept)."""
+    for _ in range(MENDS):
+        broken = [tie for tie in known.ties if distance(world, [tie])]
+        if not broken:
+            return world
+        tie = broken[stream.below(len(broken))]
+        horse = tie.horses[stream.below(len(tie.horses))]
+        drawn = draw_values(limits_of(known, horse, narrowing(world, horse, known.ties)), stream)
+        if drawn is None:
+            continue
+        candidate = world.but(horse, drawn)
+        if distance(candidate, known.ties) <= distance(world, known.ties):
             world = candidate
     return world
