@@ -3,10 +3,13 @@ from its own hand and what it may bet on (house tactics for the bots, not rules)
 
 The plan builds one card up for Round 10's utility (n x n points, capped at 20): Round 0's
 utility copies it, Round 4's duplicates it, Round 7's gathers one of every other card
-into it. Cards beyond those it needs pay for clues where a clue helps bets (Round 5's
-placements, Round 9's last values of the horses it may bet on) and for a higher chip
-limit (Rounds 2 and 8) or more chips (Round 9). Round 10 uses every card for points.
-Each round lists its abilities best guess first; every one fits the hand.
+into it. Cards beyond those it needs pay for clues where a clue helps bets (Round 3's
+spaces at the end of Round 4, Round 9's last values, of the horses it may bet on) and for
+a higher chip limit (Rounds 2 and 8) or more chips (Round 9). Round 10 uses every card
+for points. The plan takes only clues whose answers bound one horse each (values and
+spaces): those a sample keeps exactly (Round 5's placements would tie horses together,
+which the sampler keeps only approximately). Each round lists its abilities best guess
+first; every one fits the hand.
 """
 
 from typing import Any
@@ -84,7 +87,9 @@ def _duplicate(hand: Hand, r: int, bettable: list[str], first: str) -> list[Abil
     return [{"kind": "utility", "select": [top] * hand[top], "use": [top]}, None]
 
 
-def _placements(hand: Hand, r: int, bettable: list[str], first: str) -> list[Ability]:
+def _spaces(hand: Hand, r: int, bettable: list[str], first: str) -> list[Ability]:
+    """Round 3's clue on the horses it may bet on (or spare ones): where they will stand
+    at the end of Round 4, so it can follow them."""
     free = spare(hand, r)
     wanted = [h for h in bettable if h in free] or free
     return [{"kind": "clue", "use": wanted[:3]}, None]
@@ -129,8 +134,8 @@ def _points(hand: Hand, r: int, bettable: list[str], first: str) -> list[Ability
 _PLANS = {
     0: _copy,
     2: _limit_by_pairs,
+    3: _spaces,
     4: _duplicate,
-    5: _placements,
     7: _gather,
     8: _limit_by_distinct,
     9: _last_values,
