@@ -258,6 +258,8 @@ def test_the_candidate_orders_are_applied_whole():
         seat = index % 5
         found = bot.orders(bm.view(state["rules"], seat), seat, Rng(f"o/{index}"))
         assert found and len(found) == len({str(o) for o in found})
+        standard = bm.default_orders(state["rules"], seat)
+        assert (standard in found) == (state["rules"]["round"] > 0)
         for orders in found:
             shaped = bm.check_orders(state["rules"], seat, orders)
             assert bm.inspect_orders(state["rules"], seat, shaped) == []

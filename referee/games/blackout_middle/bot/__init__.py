@@ -17,6 +17,7 @@ from typing import Any
 from ....engine.canonical import copied
 from ....engine.rng import Rng
 from ..data import FIRST_ROUND, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
+from ..orders import default_orders
 from ..state import ROUNDS
 from ..trades import free_hand
 from ..versions import FIRST, VERSION
@@ -86,7 +87,9 @@ def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:
 
 def orders(view: dict[str, Any], seat: int, rng: Rng) -> list[dict[str, Any]]:
     """The sealed orders worth searching this round: the planned abilities, the spaces
-    and bets that do best over a few sampled tables, and some variations of them."""
+    and bets that do best over a few sampled tables, some variations of them, and the
+    standard orders (what a seat that sends nothing gets). Round 0: the plan's ability
+    alone, since nothing (the standard) only gives up a free card."""
     if view["phase"] != ROUNDS:
         return []
     r, you = view["round"], view["you"]
@@ -109,6 +112,7 @@ def orders(view: dict[str, Any], seat: int, rng: Rng) -> list[dict[str, Any]]:
         found += [{"ability": ability, "spectate": s, "bets": main} for s in spaces[1:]]
         for bets in (_bets(horses[1:2], budget), {}, _split(horses[:2], budget)):
             found.append({"ability": ability, "spectate": spaces[0], "bets": bets})
+    found.append(default_orders({}, seat))  # the standard orders read no table
     return [o for i, o in enumerate(found) if o not in found[:i]]
 
 
