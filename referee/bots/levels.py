@@ -23,7 +23,6 @@ from typing import Any
 from ..engine import game, registry
 from ..engine.rng import Rng
 from . import search, simulate
-from .random_play import one_type
 
 LEVELS = ("random", "standard", "strong")
 DEFAULT_ITERATIONS = 200  # the strong level's budget for a ruleset that names none
@@ -71,11 +70,27 @@ def random_move(view: dict[str, Any], rng: Rng) -> Command:
     return dict(options[rng.below(f"{label}/command", len(options))])
 
 
+def one_type(
+    options: list[dict[str, Any]], weights: dict[str, int], stream_rng: Rng, turn: int | str
+) -> list[dict[str, Any]]:
+    """The legal commands of one type, drawn first by the ruleset's weights (1 for a type
+    it does not name), for rulesets whose lists are long in some types (every payment,
+    every rail) and short in others (decline, pass). Every legal command stays possible."""
+    kinds = sorted({c["type"] for c in options})
+    ticket = stream_rng.below(f"type/{turn}", sum(weights.get(k, 1) for k in kinds))
+    for kind in kinds:
+        ticket -= weights.get(kind, 1)
+        if ticket < 0:
+            break
+    return [c for c in options if c["type"] == kind]
+
+
 def standard_move(view: dict[str, Any], seat: int, rng: Rng) -> Command:
     """The ruleset's timeout move on a table consistent with the view (it reads only what
     the seat knows); in an open round, the orders of a seat that sent nothing."""
     rules = registry.get(view["ruleset"])
-    sampled = bot_of(view["ruleset"]).sample(view["state"], seat, Rng(rng.hex("standard")))
+    drawn = Rng(rng.hex(f"standard/{view['version']}"))
+    sampled = bot_of(view["ruleset"]).sample(view["state"], seat, drawn)
     state = simulate.table(view, seat, sampled)
     if simulate.in_round(state):
         orders = rules.default_orders(state["rules"], seat)
@@ -114,7 +129,8 @@ def root_moves(view: dict[str, Any], seat: int, pieces: search.Pieces, rng: Rng)
         return list(view["legal"])
     if pieces.orders is not None:
         return search.sealed_orders(
-            pieces.orders(view["state"], seat, Rng(rng.hex("orders"))), opened["round"]
+            pieces.orders(view["state"], seat, Rng(rng.hex(f"orders/{view['version']}"))),
+            opened["round"],
         )
     sealed = [c for c in view["legal"] if c.get("type") == simulate.SUBMIT]
     return sealed or list(view["legal"])

@@ -6,6 +6,7 @@ from ..engine import game
 from ..engine.events import REFEREE
 from ..engine.rng import Rng
 from ..service import Referee
+from .levels import one_type
 
 # in a game in rounds, the chance at each bot turn that the deadline passes first
 DEADLINE_ODDS = 25
@@ -33,21 +34,6 @@ def choose(state: game.State, stream_rng: Rng, turn: int) -> tuple[Any, dict[str
         options = one_type(options, weights, stream_rng, turn)
     command = options[stream_rng.below(f"command/{turn}", len(options))]
     return actor, timed(state, command)
-
-
-def one_type(
-    options: list[dict[str, Any]], weights: dict[str, int], stream_rng: Rng, turn: int | str
-) -> list[dict[str, Any]]:
-    """The legal commands of one type, drawn first by the ruleset's weights (1 for a type
-    it does not name), for rulesets whose lists are long in some types (every payment,
-    every rail) and short in others (decline, pass). Every legal command stays possible."""
-    kinds = sorted({c["type"] for c in options})
-    ticket = stream_rng.below(f"type/{turn}", sum(weights.get(k, 1) for k in kinds))
-    for kind in kinds:
-        ticket -= weights.get(kind, 1)
-        if ticket < 0:
-            break
-    return [c for c in options if c["type"] == kind]
 
 
 def timed(state: game.State, command: dict[str, Any]) -> dict[str, Any]:

@@ -159,7 +159,8 @@ def root_visits(run: Search) -> list[int]:
 def iterate(run: Search, world: Rng) -> None:
     """One iteration: determinize, descend and expand, play out, back up."""
     sampled = run.pieces.sample(run.view["state"], run.seat, Rng(world.hex("sample")))
-    state = simulate.table(run.view, run.seat, sampled)
+    # the seat is choosing its orders now, even if it sent some before
+    state = simulate.table(run.view, run.seat, sampled, own_orders=False)
     turn = Turn.of(world)
     path, state = _descend(run, state, turn)
     won = _playout(run, state, turn)

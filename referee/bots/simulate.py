@@ -39,11 +39,14 @@ RESOLVE = "resolve_round"
 NO_TIME = 0
 
 
-def table(view: dict[str, Any], seat: int, rules_state: dict[str, Any]) -> State:
+def table(
+    view: dict[str, Any], seat: int, rules_state: dict[str, Any], *, own_orders: bool = True
+) -> State:
     """The engine state around a rules state, from a seat's API view (game.view): status,
     seq and players as the seat sees them; in a game in rounds, the open round with the
-    seat's own orders in it and every other seat's orders still to come (the seat does not
-    know them, so a search draws them)."""
+    seat's own orders in it (unless `own_orders` is false: the seat chooses again) and
+    every other seat's orders still to come (the seat does not know them, so a search
+    draws them)."""
     state: State = {
         "ruleset": view["ruleset"],
         "ruleset_version": view["ruleset_version"],
@@ -57,18 +60,18 @@ def table(view: dict[str, Any], seat: int, rules_state: dict[str, Any]) -> State
         "seed": None,
     }
     if "round" in view:
-        state["rounds"] = _rounds(view, seat)
+        state["rounds"] = _rounds(view, seat if own_orders else None)
     return state
 
 
-def _rounds(view: dict[str, Any], seat: int) -> State:
+def _rounds(view: dict[str, Any], seat: int | None) -> State:
     opened = view["round"]["open"]
     bookkeeping = rounds.initial()
     if opened is None:
         return bookkeeping
     submitted: list[Any] = [None] * len(view["players"])
     mine = opened.get("my_orders")
-    if mine is not None:
+    if mine is not None and seat is not None:
         submitted[seat] = {"seq": mine["seq"], "orders": mine["orders"], "salt": None}
     bookkeeping["current"] = {
         "round": opened["round"],

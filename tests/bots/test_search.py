@@ -138,3 +138,17 @@ def unseen_edges(node: search.Node) -> int:
         found += key == search.UNSEEN
         found += sum(unseen_edges(child) for child in edge.after.values())
     return found
+
+
+def test_a_seat_that_sent_orders_searches_its_orders_again():
+    seed = "search/again"
+    state = game.fold(game.create("blackout-middle", PLAYERS, {}, seed, now=T0))
+    sent = [c for c in game.legal(state, 0) if c["type"] == "submit_orders"][0]
+    state = game.step(state, 0, {**sent, "now": T0 + 1}, seed)[1]
+    view = game.view(state, 0)
+    pieces = search.Pieces(sample=lambda seen, s, r: state["rules"])
+    moves = levels.root_moves(view, 0, pieces, Rng("m"))
+    run = search.Search(view, 0, moves, pieces)
+    for i in range(len(moves) + 2):
+        search.iterate(run, Rng(f"again/{i}"))
+    assert sum(search.root_visits(run)) == len(moves) + 2
