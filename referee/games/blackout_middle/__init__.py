@@ -13,7 +13,8 @@ race and scoring (the building blocks), options, state (initial, setup, apply), 
 (their shape), abilities and judging (what of the orders applies), learning (what an
 ability delivers), rounds (open_round, resolve), awards (scores, ToLs, EC, outcome),
 trades, commands (decide, to_move), legal, views, summary (round_summary), versions (the
-versions played and what changed in each).
+versions played and what changed in each); bot/ holds the bots' pieces (referee/bots:
+what a seat's view says of the race, tables drawn from it, orders, playouts).
 
 A round resolves to, in order: OrdersJudged per seat (to that seat), HorsesMoved
 (moderator), HorseFinished (public), AbilityResolved per seat, ChipsWatched per seat

@@ -2,8 +2,10 @@
 and user interfaces: orders that fit the round and the hand, trades, purchases, and the
 awards' choices. Every order listed is judged with nothing dropped."""
 
+from functools import lru_cache
 from typing import Any
 
+from ...engine.canonical import copied
 from ...engine.events import MODERATOR
 from .abilities import Dropped, judged_ability
 from .awards import tol_chooser, vote_pending
@@ -58,11 +60,26 @@ def _card_lists(hand: dict[str, int]) -> list[list[str]]:
 
 def _abilities(state: State, seat: int, kind: str) -> list[dict[str, Any]]:
     """Abilities of this round and kind built from the hand, kept if they are valid now."""
-    fields, hand, found = ability(state["round"], kind)["fields"], free_hand(state, seat), []
+    hand = free_hand(state, seat)
+    listed: list[dict[str, Any]] = copied(
+        _abilities_for(state["round"], kind, tuple(hand[h] for h in HORSES))
+    )
+    return listed
+
+
+@lru_cache(maxsize=4096)
+def _abilities_for(round_number: int, kind: str, counts: tuple[int, ...]) -> list[dict[str, Any]]:
+    """The abilities for a hand of these counts (A-I): they depend on nothing else, and a
+    bot's playouts list them for the same hands over and over (callers get copies)."""
+    fields, hand, found = (
+        ability(round_number, kind)["fields"],
+        dict(zip(HORSES, counts, strict=True)),
+        [],
+    )
     for cards in _card_lists(hand):
         given = _ability_from(kind, fields, cards)
         try:
-            judged_ability(state["round"], given, hand)
+            judged_ability(round_number, given, hand)
         except Dropped:
             continue
         if given not in found:

@@ -32,8 +32,13 @@ def view(state: State, viewer: int | str | None) -> dict[str, Any]:
 
 
 def public(state: State) -> dict[str, Any]:
-    """What everyone knows: the round, the finished horses, who spectated where, the end."""
+    """What everyone knows: the seats and options, the round, the finished horses, who
+    spectated where, the end."""
     return {
+        # public in the game's view too; here so that the rules' view alone says how many
+        # seats play and with what chips (a bot's sampler reads nothing else)
+        "seats": state["seats"],
+        "options": dict(state["options"]),
         "phase": state["phase"],
         "round": state["round"],
         "open_round": open_round(state),
