@@ -2,10 +2,10 @@
 
 from typing import Any
 
-from .engine import game
-from .engine.events import REFEREE
-from .engine.rng import Rng
-from .service import Referee
+from ..engine import game
+from ..engine.events import REFEREE
+from ..engine.rng import Rng
+from ..service import Referee
 
 # in a game in rounds, the chance at each bot turn that the deadline passes first
 DEADLINE_ODDS = 25
