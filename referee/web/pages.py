@@ -82,14 +82,23 @@ def home():
 @bp.route("/new/<ruleset_id>", methods=["GET", "POST"])
 def new_game(ruleset_id: str):
     """The new-game form, built from the ruleset's description; POST creates the game."""
-    form = NewGame(_ruleset(ruleset_id), operator_key=bool(current_app.config.get("OPERATOR_KEY")))
+    form = NewGame(
+        _ruleset(ruleset_id),
+        operator_key=bool(current_app.config.get("OPERATOR_KEY")),
+        against_bots=request.args.get("against") == "bots",
+    )
     if request.method == "GET":
         return render_template("new.html", form=form)
     try:
         form.read(request.form)
         form.check_operator(current_app.config.get("OPERATOR_KEY"))
         created = referee().create_game(
-            form.ruleset["id"], form.players, form.options, form.seed, clock=form.clock
+            form.ruleset["id"],
+            form.players,
+            form.options,
+            form.seed,
+            clock=form.clock,
+            bots=form.bots,
         )
     except RefereeError as error:
         return render_template("new.html", form=form, error=error), error.status
