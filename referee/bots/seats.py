@@ -26,7 +26,8 @@ def bot_levels(rules: ModuleType) -> list[str]:
 
 
 def _has_sampler(rules: ModuleType) -> bool:
-    return find_spec(f"{rules.__name__}.bot") is not None
+    # a ruleset of one module (no package) has no bot module beside it
+    return hasattr(rules, "__path__") and find_spec(f"{rules.__name__}.bot") is not None
 
 
 def bot_rng() -> Rng:
