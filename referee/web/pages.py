@@ -446,7 +446,17 @@ def _tell(game_id: str, command: dict[str, Any], result: dict[str, Any]) -> None
         players = referee().view(game_id, MODERATOR)["players"]
         flash(disputing.told(command, result, players), "dispute")
     else:
-        flash(f"Done: {command['type'].replace('_', ' ')}.", "done")
+        done = DONE.get(command["type"]) or command["type"].replace("_", " ")
+        flash(f"Done: {done}.", "done")
+
+
+# what a command did, in words, where its name does not say it
+DONE = {
+    "hand_to_bot": "a bot plays your seat now",
+    "take_seat_back": "you play your seat again",
+    "seat_bot": "the seat is handed to a bot",
+    "unseat_bot": "the seat is given back to its player",
+}
 
 
 def _command_from(text: str) -> dict[str, Any]:
