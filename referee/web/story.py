@@ -15,13 +15,13 @@ def narrate(rules: ModuleType, events: list[Event], viewer: Any, players: list[s
     said = own(events, viewer, players) if own else [None] * len(events)
     told = [text or shared(event, players) for event, text in zip(events, said, strict=True)]
     bots_by_name: set[int] = set()  # seats created as bots: their name is the bot's
-    said = []
+    sentences: list[str] = []
     for event, text in zip(events, told, strict=True):
         _follow(bots_by_name, event)
         if _bots_move(event) and event["actor"] not in bots_by_name:
             text = by_bot(text, event, viewer, players)
-        said.append(_with_bots(text, event))
-    return said
+        sentences.append(_with_bots(text, event))
+    return sentences
 
 
 def _follow(bots_by_name: set[int], event: Event) -> None:

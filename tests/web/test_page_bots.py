@@ -128,3 +128,21 @@ def test_a_sentence_that_does_not_begin_with_the_player_says_whose_bot_at_its_en
 
 def _step(state, actor, command):
     return game.execute(state, actor, command, "told")
+
+
+def test_the_replay_theatre_tells_a_bots_moves(app, client):
+    """A game whose first seat a bot plays throughout, played to its end through the
+    service (the seat's bot's moves marked as the task sends them)."""
+    referee = app.extensions["referee"]
+    created = referee.create_game("galloping-horse", PLAYERS, {}, "replayed")
+    game_id = created["game_id"]
+    referee.command(game_id, 0, {"type": "hand_to_bot", "level": "standard"})
+    while not game.is_over(state := referee.state(game_id)):
+        seat = game.to_move(state)[0]
+        bot = state["bots"].get(str(seat))
+        referee.command(game_id, seat, game.legal(state, seat)[0], bot=bot)
+    first = next(e for e in referee.store.events(game_id) if (e["command"] or {}).get("bot"))
+    part = client.get(f"/replay/{game_id}/part?at={first['seq']}&as=public")
+    shown = html.unescape(part.get_data(as_text=True))
+    assert part.status_code == 200
+    assert re.search(r"Ann's bot played \w+\.", shown), shown
