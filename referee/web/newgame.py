@@ -174,7 +174,10 @@ def clock_from(sent: dict[str, str]) -> dict[str, Any] | None:
             "request/invalid", "extensions: a whole number", {"field": "clock-extensions"}
         )
     on_timeout = sent.get("on_timeout") or "wait"
-    return {"seconds": seconds, "on_timeout": on_timeout, "extensions": int(extensions)}
+    clock = {"seconds": seconds, "on_timeout": on_timeout, "extensions": int(extensions)}
+    if on_timeout == "autopilot-strong":  # the autopilot is the strong bot (docs/bots.md)
+        clock.update(on_timeout="autopilot", autopilot_level="strong")
+    return clock
 
 
 def length_from(text: str, unit: str, field: str, what: str) -> int:

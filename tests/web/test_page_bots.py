@@ -10,6 +10,7 @@ from test_pages import create, csrf, events, links, seated
 from referee.engine import game, registry
 from referee.engine.events import MODERATOR
 from referee.web import story
+from referee.web.newgame import clock_from
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 
@@ -146,3 +147,14 @@ def test_the_replay_theatre_tells_a_bots_moves(app, client):
     shown = html.unescape(part.get_data(as_text=True))
     assert part.status_code == 200
     assert re.search(r"Ann's bot played \w+\.", shown), shown
+
+
+def test_the_forms_strong_autopilot_is_the_clocks_autopilot_level():
+    sent = {"length": "24", "unit": "hours", "on_timeout": "autopilot-strong"}
+    assert clock_from(sent) == {
+        "seconds": 86400,
+        "on_timeout": "autopilot",
+        "extensions": 0,
+        "autopilot_level": "strong",
+    }
+    assert "autopilot_level" not in clock_from({**sent, "on_timeout": "autopilot"})
