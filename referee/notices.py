@@ -45,9 +45,9 @@ def notices(
     if viewer == "moderator" and events:
         since = events[0]["seq"] - 1  # the batch: the post of the batch before ended there
         found.append(_notice("post", game_id, seq, "What happened, as a forum post.", since=since))
-    asked = isinstance(viewer, int) and _asked(after, viewer) and not _asked(before, viewer)
-    if asked and not _bot_plays(after, viewer):  # a player whose bot plays is not asked
-        if not _orders_round(after):
+    if isinstance(viewer, int) and _asked(after, viewer) and not _asked(before, viewer):
+        # a player whose bot plays the seat is not asked: the bot is
+        if not _orders_round(after) and not _bot_plays(after, viewer):
             text = "It is your move."
             found.append(_notice("your_move", game_id, seq, text, **_clock(after, viewer)))
     return found
