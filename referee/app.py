@@ -27,6 +27,9 @@ DEFAULTS: dict[str, Any] = {
     # most half of it (and at most 600 s): docs/rounds.md, "When"
     "VISIBILITY_TIMEOUT": 3600,
     "ARMING_SECONDS": 600,
+    # a bot move not made this many seconds after it was sent is sent again by the
+    # sweeper (its task was lost); a move takes a second or two (docs/bots.md)
+    "BOT_RESEND_SECONDS": 60,
     "API_TITLE": "referee",
     "API_VERSION": "1",
     "OPENAPI_VERSION": "3.0.3",
@@ -91,7 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
     if "REFEREE_SWEEP_SECONDS" in os.environ:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
-    for name in ("VISIBILITY_TIMEOUT", "ARMING_SECONDS"):
+    for name in ("VISIBILITY_TIMEOUT", "ARMING_SECONDS", "BOT_RESEND_SECONDS"):
         if f"REFEREE_{name}" in os.environ:
             app.config[name] = int(os.environ[f"REFEREE_{name}"])
     if "REFEREE_RATE_LIMITS" in os.environ:

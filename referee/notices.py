@@ -46,7 +46,8 @@ def notices(
         since = events[0]["seq"] - 1  # the batch: the post of the batch before ended there
         found.append(_notice("post", game_id, seq, "What happened, as a forum post.", since=since))
     if isinstance(viewer, int) and _asked(after, viewer) and not _asked(before, viewer):
-        if not _orders_round(after):
+        # a player whose bot plays the seat is not asked: the bot is
+        if not _orders_round(after) and not _bot_plays(after, viewer):
             text = "It is your move."
             found.append(_notice("your_move", game_id, seq, text, **_clock(after, viewer)))
     return found
@@ -121,6 +122,11 @@ def _asked(view: dict[str, Any], seat: int) -> bool:
     return bool(view) and seat in view.get("to_move", [])
 
 
+def _bot_plays(view: dict[str, Any], seat: Any) -> bool:
+    """Whether a bot plays the seat now (its player is away: not told of its moves)."""
+    return str(seat) in (view.get("bots") or {})
+
+
 def _orders_round(view: dict[str, Any]) -> bool:
     return bool((view.get("round") or {}).get("open"))
 
@@ -138,8 +144,9 @@ def _notice(kind: str, game_id: str, seq: int, text: str, **data: Any) -> Notice
 
 def deadlines(view: dict[str, Any], viewer: Viewer) -> list[tuple[str, int]]:
     """The deadlines the viewer faces now, to remind it of: ("round", deadline) while its
-    round's orders are not sent; ("clock", deadline) while its clock runs."""
-    if not isinstance(viewer, int):
+    round's orders are not sent; ("clock", deadline) while its clock runs (none while its
+    bot plays the seat)."""
+    if not isinstance(viewer, int) or _bot_plays(view, viewer):
         return []
     out = []
     opened = (view.get("round") or {}).get("open")

@@ -18,7 +18,7 @@ from . import (
     posts,
     summary,
 )
-from .engine import clocks, game, rounds
+from .engine import clocks, game, rounds, seating
 from .engine import disputes as engine_disputes
 from .engine.canonical import digest
 from .engine.errors import (
@@ -87,6 +87,8 @@ class Scheduler(Protocol):
     def time_out(self, game_id: str, seat: int, deadline: int) -> None: ...
 
     def deliver(self, delivery_ids: list[str]) -> None: ...
+
+    def bot_move(self, game_id: str, version: int, seat: int) -> None: ...
 
 
 def role_name(viewer: Viewer) -> str:
@@ -163,12 +165,17 @@ class Referee:
         *,
         game_id: str | None = None,
         clock: dict[str, Any] | None = None,
+        bots: dict[int, str] | None = None,
     ) -> dict[str, Any]:
         """A new game with fresh tokens; the seed is kept secret, its hash published. A
-        game in turns may have a `clock` (docs/clocks.md)."""
+        game in turns may have a `clock` (docs/clocks.md); `bots` (seat -> level) are
+        the seats bots play (docs/bots.md)."""
         seed = seed if seed is not None else secrets.token_hex(32)
         now = self.clock()
-        records = game.create(ruleset, players, options, seed, now=now, clock=clock)
+        held = {str(seat): level for seat, level in (bots or {}).items()}
+        asked = {f"players.{seat}.bot": level for seat, level in held.items()}
+        check_bot_levels(ruleset, {**asked, **autopilot_level(clock)})
+        records = game.create(ruleset, players, options, seed, now=now, clock=clock, bots=held)
         game_id = game_id or secrets.token_hex(8)
         tokens = {role_name(MODERATOR): secrets.token_urlsafe(24)}
         tokens.update({role_name(s): secrets.token_urlsafe(24) for s in range(len(players))})
@@ -180,7 +187,7 @@ class Referee:
             "game_id": game_id,
             "moderator_token": tokens[MODERATOR],
             "seats": [
-                {"seat": s, "name": name, "token": tokens[role_name(s)]}
+                {"seat": s, "name": name, "token": tokens[role_name(s)], **_bot(held, s)}
                 for s, name in enumerate(players)
             ],
             "seed_commitment": records[0]["payload"]["seed_commitment"],
@@ -247,13 +254,21 @@ class Referee:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         now: int | None = None,
+        bot: str | None = None,
     ) -> tuple[int, dict[str, Any]]:
         """Run one command; returns (status, body). Nothing is appended on any error.
 
         In a game played in rounds the command carries the referee's time (`now`, else
-        the service clock) into the log."""
+        the service clock) into the log; a move a seat's bot sends carries its level
+        (`bot`), which no client may set."""
         if viewer is None:
             raise Unauthorized("auth/required", "send a seat's or the moderator's token", {})
+        if seating.MARK in command:
+            raise BadRequest(
+                "command/invalid", "bot is set by the referee for a seat's bot", {"field": "bot"}
+            )
+        if bot is not None:
+            command = {**command, seating.MARK: bot}
         request = ""  # what an Idempotency-Key stands for: digested only when one is sent
         if idempotency_key is not None:
             request = digest({"command": command, "expected_version": expected_version})
@@ -299,6 +314,7 @@ class Referee:
                     {"expected_version": run.expected, "version": state["seq"]},
                 )
             check_sender(state, run.viewer, run.command)
+            check_bot_levels(state["ruleset"], levels_asked(run.command))
             prepared = self._prepared(run, state, seed, now)
             records, after = game.step(state, run.viewer, prepared.command, seed)
             due = self.due_of(after, records, now)
@@ -499,12 +515,26 @@ class Referee:
         records set its deadline; a clocked game's running clocks."""
         timed = now + self.arming_seconds if self.scheduler is not None else None
         if "clock" in state:
-            return {"clocks": running_clocks(state, timed)}
-        row = due_row(state)
-        if row is not None and row["round"] is not None:
-            sets_deadline = any(r["type"] in DEADLINE_EVENTS for r in records)
-            row["armed"] = sets_deadline and is_timed(row, timed)
+            row: dict[str, Any] | None = {"clocks": running_clocks(state, timed)}
+        else:
+            row = due_row(state)
+            if row is not None and row["round"] is not None:
+                sets_deadline = any(r["type"] in DEADLINE_EVENTS for r in records)
+                row["armed"] = sets_deadline and is_timed(row, timed)
+        if "bots" in state:  # a game that has had bots: the seats they are to move in
+            row = {**(row or {}), "bots": bots_row(state, now)}
         return row
+
+    def resend_bot_moves(self, now: int | None = None, *, grace: int) -> list[tuple[str, int, int]]:
+        """Send again every bot move asked more than `grace` seconds ago and still not
+        played (its task was lost: a worker died with it); returns (game, version, seat)."""
+        if self.scheduler is None:
+            return []
+        now = now if now is not None else self.clock()
+        lost = self.store.resend_bots(now, grace=grace)
+        for game_id, version, seat in lost:
+            self.scheduler.bot_move(game_id, version, seat)
+        return lost
 
     def due_rounds(self, now: int | None = None, *, grace: int = 0) -> list[tuple[str, int]]:
         """Open rounds that are closed or past their deadline and not paused; one armed
@@ -516,14 +546,18 @@ class Referee:
     ) -> None:
         """Ask the scheduler to resolve the open round now if closed, or at its deadline
         if armed in this batch; to time out each clock armed in this batch at its deadline
-        (deadlines further off are armed by the sweeper, arm_rounds and arm_clocks)."""
+        (deadlines further off are armed by the sweeper, arm_rounds and arm_clocks); to
+        play the move of each bot asked now."""
+        if self.scheduler is not None and row and "bots" in row:
+            for seat in row["bots"]["seats"]:
+                self.scheduler.bot_move(game_id, row["bots"]["version"], seat)
         if self.scheduler is not None and row and "clocks" in row:
             if any(r["type"] in CLOCK_EVENTS for r in records):
                 for clock in row["clocks"]:
                     if clock["armed"]:
                         self.scheduler.time_out(game_id, clock["seat"], clock["deadline"])
             return
-        if self.scheduler is None or not row or row["round"] is None or row["paused"]:
+        if self.scheduler is None or not row or row.get("round") is None or row["paused"]:
             return
         if row["ready"]:
             self.scheduler.resolve(game_id, row["round"], None)
@@ -709,6 +743,51 @@ class Appended:
     prepared: disputes.Prepared
     respond: Callable[[list[dict[str, Any]]], tuple[int, dict[str, Any]]]
     tokens: dict[str, str]
+
+
+def bots_row(state: game.State, now: int) -> dict[str, Any]:
+    """The seats bots are to move in now (none once play stops), for the store's table of
+    bot moves to make: at this version, asked at `now`."""
+    waiting = [] if game.is_closed(state) else game.to_move(state)
+    return {"version": state["seq"], "seats": seating.to_play(state, waiting), "at": now}
+
+
+def _bot(held: dict[str, str], seat: int) -> dict[str, str]:
+    level = held.get(str(seat))
+    return {"bot": level} if level else {}
+
+
+def autopilot_level(clock: Any) -> dict[str, Any]:
+    """The bot level a clock's autopilot asks for, by its field, if it names one."""
+    level = clock.get("autopilot_level") if isinstance(clock, dict) else None
+    return {"clock.autopilot_level": level} if level is not None else {}
+
+
+def levels_asked(command: dict[str, Any]) -> dict[str, Any]:
+    """The bot level a command hands a seat to, by its field, if it does."""
+    if command.get("type") in ("seat_bot", "hand_to_bot") and "level" in command:
+        return {"level": command["level"]}
+    return {}
+
+
+def check_bot_levels(ruleset: str, asked: dict[str, Any]) -> None:
+    """Every bot level asked for (by the field asking) plays this ruleset here (422
+    naming those that do); a level no log may record is the rules' to refuse (400)."""
+    if not asked:
+        return
+    # referee.bots plays its games through this module: imported when first needed
+    from .bots.seats import bot_levels
+
+    rules = game.registry.get(ruleset)
+    playing = bot_levels(rules)
+    for field, level in asked.items():
+        if level in seating.LEVELS and level not in playing:
+            raise RuleViolation(
+                "bot/level_unavailable",
+                f"{field}: no {level} bot plays {rules.NAME} here yet; its bots are "
+                f"{', '.join(playing)}",
+                {"field": field, "levels": playing},
+            )
 
 
 def due_row(state: game.State) -> dict[str, Any] | None:

@@ -372,6 +372,7 @@ def _opening(created: dict[str, Any], seed: str) -> list[dict[str, Any]]:
         seed,
         now=created.get("created_at"),
         clock=created.get("clock"),
+        bots=created.get("bots"),
     )
     today = opening[0]["payload"]
     then = {**created, "ruleset_version": today["ruleset_version"], "options": today["options"]}

@@ -5,7 +5,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
-from referee.engine import clocks
+from referee.engine import clocks, seating
 from referee.names import NAME_LIMIT, name_problem
 
 
@@ -52,6 +52,39 @@ class ClockSchema(Body):
         validate=validate.Range(min=0, max=clocks.MAX_EXTENSIONS),
         metadata={"description": "how many times each seat may take more time itself"},
     )
+    autopilot_level = fields.String(
+        validate=validate.OneOf(clocks.AUTOPILOT_LEVELS),
+        metadata={
+            "description": "who the autopilot is: standard (the default), the referee's "
+            "timeout moves in the same batch; strong, the strong bot, handed the seat when "
+            "its time runs out (BotSeated by the clock) until the player takes it back "
+            "(GET /rulesets/{id} bot_levels says where it plays)"
+        },
+    )
+
+
+class BotSeatSchema(Body):
+    """A seat a bot plays from the start: its level, and a name ("Bot 2" by default)."""
+
+    bot = fields.String(
+        required=True,
+        validate=validate.OneOf(seating.LEVELS),
+        metadata={"description": "the bot's level (GET /rulesets/{id} bot_levels)"},
+    )
+    name = fields.String(validate=NAME)
+
+
+class PlayerField(fields.Field):
+    """A seat at creation: a player's name, or a bot ({"bot": level, "name": ...})."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            for check in NAME:
+                check(value)
+            return value
+        if isinstance(value, dict):
+            return BotSeatSchema().load(value)
+        raise ValidationError('a player\'s name, or a bot: {"bot": "standard"}')
 
 
 class SubscriptionCreateSchema(Body):
@@ -119,7 +152,13 @@ class GameCreateSchema(Body):
 
     ruleset = fields.String(required=True, validate=validate.Length(min=1, max=64))
     players = fields.List(
-        fields.String(validate=NAME), required=True, validate=validate.Length(min=1, max=12)
+        PlayerField(),
+        required=True,
+        validate=validate.Length(min=1, max=12),
+        metadata={
+            "description": 'each seat: its player\'s name, or {"bot": level} for a seat a '
+            'bot plays ({"bot": level, "name": "Robo"} to name it; "Bot 2" by default)'
+        },
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     seed = fields.String(validate=validate.Length(min=1, max=256))
@@ -132,6 +171,7 @@ class SeatSchema(Body):
     seat = fields.Integer()
     name = fields.String()
     token = fields.String()
+    bot = fields.String(metadata={"description": "a seat a bot plays: its level"})
 
 
 class GameCreatedSchema(Body):
@@ -296,6 +336,14 @@ class GameViewSchema(Body):
             "while paused, when the pause began and the time the round will have left"
         }
     )
+    bots = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "a game that has had bots: the seats bots play now (seat "
+            "number as text -> level); a seat not in it is played by its player"
+        },
+    )
     standing_choices = fields.Raw(
         metadata={
             "description": "a seat's own standing choices (the moderator: every seat's); "
@@ -352,6 +400,13 @@ class RulesetSchema(Body):
         metadata={
             "description": "the routine questions a seat may answer in advance "
             "(set_standing_choices): id -> what it does"
+        },
+    )
+    bot_levels = fields.List(
+        fields.String(),
+        metadata={
+            "description": "the levels of the bots that play this ruleset here, for seats "
+            "at creation, seat_bot, hand_to_bot and a clock's autopilot_level"
         },
     )
 

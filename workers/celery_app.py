@@ -59,6 +59,8 @@ def make_celery(
             "referee.sweep_rounds": {"queue": ROUNDS_QUEUE},
             "referee.time_out": {"queue": ROUNDS_QUEUE},
             "referee.deliver": {"queue": ROUNDS_QUEUE},
+            # a bot move reads the game and appends to it, as a resolution does
+            "referee.bot_move": {"queue": ROUNDS_QUEUE},
         },
         beat_schedule={
             "sweep-rounds": {"task": "referee.sweep_rounds", "schedule": sweep_seconds},
@@ -98,6 +100,11 @@ class CeleryScheduler:
         """Queue deliver for the publisher thread (notices due now), a task a batch."""
         for batch in notify.in_batches(delivery_ids):
             self._outbox.put(("referee.deliver", batch, None))
+        self._start()
+
+    def bot_move(self, game_id: str, version: int, seat: int) -> None:
+        """Queue bot_move for the publisher thread (a bot is asked to move now)."""
+        self._outbox.put(("referee.bot_move", [game_id, version, seat], None))
         self._start()
 
     def publish(self, task: str, args: list, eta: int | None) -> bool:

@@ -6,6 +6,7 @@ from celery import shared_task
 from flask import current_app
 
 from referee import notify
+from referee.bots.seats import PLAYED, play_move
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
 from referee.health import record_sweep
@@ -46,6 +47,16 @@ def deliver(*delivery_ids: str) -> dict[str, str]:
     return outcomes
 
 
+@shared_task(name="referee.bot_move")
+def bot_move(game_id: str, version: int, seat: int) -> str:
+    """The move of the bot holding a seat, if the game is still at this version and asks
+    the seat; `played` or why not (`stale`, `not_asked`, `no_move`)."""
+    outcome = play_move(current_app.extensions["referee"], game_id, version, seat)
+    if outcome == PLAYED:
+        log.info("game %s: the bot of seat %d moved at version %d", game_id, seat, version)
+    return outcome
+
+
 @shared_task(name="referee.sweep_rounds")
 def sweep_rounds() -> int:
     """Send resolve_round for every round that is closed or overdue, and time_out for
@@ -60,6 +71,9 @@ def sweep_rounds() -> int:
     for game_id, seat, deadline in late:
         time_out.delay(game_id, seat, deadline)
     rounds, clocks = referee.arm_rounds(now), referee.arm_clocks(now)
+    lost = referee.resend_bot_moves(now, grace=current_app.config["BOT_RESEND_SECONDS"])
+    if lost:
+        log.info("sweep: %d bot move(s) not made in time, sent again", len(lost))
     for batch in notify.in_batches(referee.due_deliveries(now, grace=notify.HANDED_GRACE)):
         deliver.delay(*batch)
     if due or late:  # a sweep that finds nothing says nothing

@@ -3,6 +3,7 @@
 import functools
 import hmac
 import json
+from typing import Any
 
 from flask import Response, current_app, jsonify, request
 from flask_smorest import Blueprint
@@ -115,9 +116,28 @@ _document_errors = error_responses(bp)
 def create_game(body):
     """Create a game; the seed's hash is published, the seed kept until the end."""
     require_operator()
+    names, bots = seated(body["players"])
     return referee().create_game(
-        body["ruleset"], body["players"], body["options"], body.get("seed"), clock=body.get("clock")
+        body["ruleset"],
+        names,
+        body["options"],
+        body.get("seed"),
+        clock=body.get("clock"),
+        bots=bots,
     )
+
+
+def seated(players: list[Any]) -> tuple[list[str], dict[int, str]]:
+    """The players' names and the seats bots play, from the seats as sent: a name, or a
+    bot ({"bot": level}, named "Bot N" for seat N unless it has a name)."""
+    names: list[str] = []
+    bots: dict[int, str] = {}
+    for seat, player in enumerate(players):
+        if isinstance(player, dict):
+            bots[seat] = player["bot"]
+            player = player.get("name") or f"Bot {seat + 1}"
+        names.append(player)
+    return names, bots
 
 
 @bp.route("/<game_id:game_id>")

@@ -8,8 +8,10 @@ from typing import Any
 
 from apispec import APISpec
 
+from schemas import BotSeatSchema
+
 from ..engine import game, registry
-from ..names import BIDI_CONTROLS
+from ..names import BIDI_CONTROLS, NAME_LIMIT
 
 JSON_VALUE = {"$ref": "#/components/schemas/IntegerJson"}
 # any JSON value whose numbers are integers, to any depth
@@ -36,7 +38,14 @@ def document(spec: APISpec) -> None:
     """Add the rules to a spec whose paths are registered."""
     schemas = spec.components.schemas
     spec.components.schema("IntegerJson", INTEGER_JSON)
-    schemas["GameCreate"]["properties"]["players"]["items"]["pattern"] = NAME_PATTERN
+    spec.components.schema("BotSeat", schema=BotSeatSchema)
+    schemas["BotSeat"]["properties"]["name"]["pattern"] = NAME_PATTERN
+    schemas["GameCreate"]["properties"]["players"]["items"] = {
+        "oneOf": [
+            {"type": "string", "minLength": 1, "maxLength": NAME_LIMIT, "pattern": NAME_PATTERN},
+            {"$ref": "#/components/schemas/BotSeat"},
+        ]
+    }
     schemas["GameCreate"]["properties"]["options"]["additionalProperties"] = JSON_VALUE
     schemas["DisputeCreate"]["properties"]["amendment"]["additionalProperties"] = JSON_VALUE
     version = schemas["Command"]["properties"]["expected_version"]

@@ -6,6 +6,7 @@ from flask_smorest import Blueprint
 
 from schemas import ErrorResponseSchema, RulesetSchema
 
+from ..bots.seats import bot_levels
 from ..engine import clocks, registry, standing
 from ..engine.game import command_shapes
 from ..engine.rounds import has_rounds
@@ -29,6 +30,7 @@ def describe(rules: ModuleType) -> dict:
         "content": getattr(rules, "CONTENT", {}),
         "clock": None if has_rounds(rules) else CLOCK,
         "standing_choices": standing.offered(rules),
+        "bot_levels": bot_levels(rules),
     }
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from . import seating
 from .errors import BadRequest, RuleViolation
 from .events import Event, event
 from .moderator import seat_field, text_field
@@ -24,6 +25,7 @@ WAIT, DEFAULT, AUTOPILOT = "wait", "default", "autopilot"
 ON_TIMEOUT = (WAIT, DEFAULT, AUTOPILOT)
 MIN_SECONDS, MAX_SECONDS = 60, 30 * 86400
 MAX_EXTENSIONS = 10
+AUTOPILOT_LEVELS = ("standard", "strong")
 # an autopilot plays on until someone is asked who is not on it; a game never needs more
 # moves than this in one batch (the longest bot game is a few thousand moves)
 MAX_AUTOPLAYED = 20_000
@@ -32,6 +34,9 @@ SETTINGS: dict[str, Any] = {
     "seconds": {"type": "integer", "minimum": MIN_SECONDS, "maximum": MAX_SECONDS},
     "on_timeout": {"type": "string", "enum": list(ON_TIMEOUT), "default": WAIT},
     "extensions": {"type": "integer", "minimum": 0, "maximum": MAX_EXTENSIONS, "default": 0},
+    # who the autopilot is: the referee's standard moves (as without it), or a bot of
+    # that level playing the seat until its player takes it back (docs/clocks.md)
+    "autopilot_level": {"type": "string", "enum": list(AUTOPILOT_LEVELS), "optional": True},
 }
 SEAT_COMMANDS: dict[str, Any] = {
     "take_extension": {
@@ -91,7 +96,12 @@ def settings(clock: Any) -> dict[str, Any]:
             "clock.seconds (the time limit per move) is required",
             {"field": "clock.seconds"},
         )
-    resolved = {name: clock.get(name, shape.get("default")) for name, shape in SETTINGS.items()}
+    # an optional setting is kept only when asked for: a clock without it is as before
+    resolved = {
+        name: clock.get(name, shape.get("default"))
+        for name, shape in SETTINGS.items()
+        if name in clock or not shape.get("optional")
+    }
     _whole(resolved, "seconds", MIN_SECONDS, MAX_SECONDS)
     _whole(resolved, "extensions", 0, MAX_EXTENSIONS)
     if resolved["on_timeout"] not in ON_TIMEOUT:
@@ -99,6 +109,12 @@ def settings(clock: Any) -> dict[str, Any]:
             "clock/invalid",
             f"clock.on_timeout must be one of {', '.join(ON_TIMEOUT)}",
             {"field": "clock.on_timeout"},
+        )
+    if resolved.get("autopilot_level", "standard") not in AUTOPILOT_LEVELS:
+        raise BadRequest(
+            "clock/invalid",
+            f"clock.autopilot_level must be one of {', '.join(AUTOPILOT_LEVELS)}",
+            {"field": "clock.autopilot_level"},
         )
     return resolved
 
@@ -172,6 +188,9 @@ def _time_out(state: State, seat: int, now: int, play: Mover) -> list[Event]:
     if clock["on_timeout"] == WAIT:
         return [event("SeatLate", {"seat": seat, "deadline": deadline})]
     autopilot = clock["on_timeout"] == AUTOPILOT
+    level = clock.get("autopilot_level", "standard")
+    if autopilot and level != "standard" and seating.bot_of(state, seat) is None:
+        return [seating.seated_by_clock(state, seat, level)]  # the bot moves for it next
     payload = {"seat": seat, "why": "timeout", "deadline": deadline, "autopilot": autopilot}
     return [event("MovePlayedFor", payload), *play(state, seat)]
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from . import clocks, disputes, moderator, registry, rounds, sealed, standing
+from . import clocks, disputes, moderator, registry, rounds, sealed, seating, standing
 from .canonical import copied, digest
 from .errors import BadRequest, RuleViolation
 from .events import MODERATOR, PUBLIC, REFEREE, Event, event, may_see
@@ -23,7 +23,7 @@ Actor = int | str
 Hash = Callable[[State], str]  # a state's hash: `digest`, or a StateHashes for a run of states
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
-MODERATOR_COMMANDS = moderator.COMMANDS
+MODERATOR_COMMANDS = {**moderator.COMMANDS, **seating.MODERATOR_COMMANDS}
 MODERATOR_EVENTS = ("AnnouncementPosted", "PlayerReplaced")
 
 
@@ -55,6 +55,7 @@ def command_shapes(
     """The seats' and the moderator's command shapes in a ruleset's games (`clocked`: a
     game in turns created with a clock)."""
     seats, moderating = dict(rules.COMMANDS), {**MODERATOR_COMMANDS, **disputes.MODERATOR_COMMANDS}
+    seats.update(seating.SEAT_COMMANDS)
     if rounds.has_rounds(rules):
         seats.update(rounds.SEAT_COMMANDS)
         moderating.update(rounds.MODERATOR_COMMANDS)
@@ -94,10 +95,12 @@ def create(
     *,
     now: int | None = None,
     clock: dict[str, Any] | None = None,
+    bots: dict[str, str] | None = None,
 ) -> list[Record]:
     """The opening records of a game: GameCreated, the ruleset's setup events, and for a
     game in rounds the first RoundOpened (its deadline counted from `now`); a game in
-    turns with a `clock` starts its clock at `now`."""
+    turns with a `clock` starts its clock at `now`; `bots` (seat as text -> level) are
+    the seats bots play from the start."""
     rules = registry.get(ruleset_id)
     check_players(rules, players)
     resolved = resolve_options(rules, options)
@@ -119,6 +122,8 @@ def create(
                 {"field": "clock"},
             )
         payload["clock"] = clocks.settings(clock)
+    if bots:  # only when there are some: a game without bots is created as before
+        payload["bots"] = seating.created(bots, len(players))
     if rounds.has_rounds(rules) or clock is not None:
         payload["created_at"] = _now({"now": now})
     return opening(payload, seed)
@@ -156,7 +161,9 @@ def step(
     # game over: nothing more is accepted
     if state["status"] != ACTIVE:
         raise RuleViolation("game/over", f"the game is {state['status']}", {})
-    events = _decide(state, actor, command, Rng(seed))
+    # the command as the rules see it: a bot's mark checked and taken off
+    bare = seating.unmarked(state, rules_of(state), actor, command)
+    events = _decide(state, actor, bare, Rng(seed))
     records, after = _append([], state, events, actor, command, seed, hashed)
     if "clock" in after or "standing" in after:
         acted = _acted(state, actor, command, records)
@@ -193,10 +200,12 @@ def _decide(state: State, actor: Actor, command: dict[str, Any], rng: Rng) -> li
             return rounds.moderate(state, command)
         if bare["type"] in ruled:
             return rules.decide(state["rules"], MODERATOR, bare, rng)
-        return moderator.decide(state, bare)
-    check_fields(bare, {**rules.COMMANDS, **rounds.SEAT_COMMANDS})
+        return _moderated(state, bare)
+    check_fields(bare, {**rules.COMMANDS, **rounds.SEAT_COMMANDS, **seating.SEAT_COMMANDS})
     if not isinstance(actor, int):
         raise BadRequest("command/unknown", f"{actor!r} gives no {bare['type']}", {})
+    if bare["type"] in seating.SEAT_COMMANDS:
+        return seating.decide(state, actor, bare)
     if bare["type"] in rounds.SEAT_COMMANDS:
         return rounds.submit(state, actor, command, rules, rng)
     return rules.decide(state["rules"], actor, bare, rng)
@@ -220,7 +229,7 @@ def _decide_in_turns(
     elif actor == MODERATOR:
         check_fields(bare, {**MODERATOR_COMMANDS, **(clocks.MODERATOR_COMMANDS if clocked else {})})
         if bare["type"] in MODERATOR_COMMANDS:
-            return moderator.decide(state, bare)
+            return _moderated(state, bare)
     else:
         assert isinstance(actor, int)
         check_fields(bare, _seat_shapes(rules, clocked))
@@ -230,11 +239,20 @@ def _decide_in_turns(
             )
         if bare["type"] in standing.SEAT_COMMANDS:
             return standing.decide(rules, actor, bare)
+        if bare["type"] in seating.SEAT_COMMANDS:
+            return seating.decide(state, actor, bare)
 
     def play(now_state: State, seat: int) -> list[Event]:
         return timeout_move_events(now_state, seat, rng)
 
     return sealed.complete(clocks.decide(state, actor, command, rules, play), state["seq"], rng)
+
+
+def _moderated(state: State, command: dict[str, Any]) -> list[Event]:
+    """The moderator's commands of every game: its own, and handing seats to bots."""
+    if command["type"] in seating.MODERATOR_COMMANDS:
+        return seating.moderate(state, command)
+    return moderator.decide(state, command)
 
 
 _SEAT_SHAPES: dict[tuple[ModuleType, bool], dict[str, Any]] = {}
@@ -266,7 +284,12 @@ def _acted(state: State, actor: Actor, command: dict[str, Any], records: list[Re
         {actor} if isinstance(actor, int) and command["type"] in rules_of(state).COMMANDS else set()
     )
     for record in records:
-        if record["type"] in ("MovePlayedFor", "PlayerReplaced", "StandingChoiceApplied"):
+        if record["type"] in (
+            "MovePlayedFor",
+            "PlayerReplaced",
+            "StandingChoiceApplied",
+            "BotSeated",
+        ):
             acted.add(record["payload"]["seat"])
     return acted
 
@@ -445,6 +468,10 @@ def apply(state: State | None, record: Record) -> State:
         pass  # a marker: the seat's answer follows as its own events
     elif kind in clocks.EVENTS and "clock" in state:
         state["clock"] = clocks.apply(state["clock"], kind, record["payload"])
+    elif kind in seating.EVENTS:
+        seating.apply(state, kind, record["payload"])
+        if "clock" in state and kind == "BotSeated":  # the bot plays for the seat now
+            state["clock"] = clocks.apply(state["clock"], "AutopilotEnded", record["payload"])
     elif kind in MODERATOR_EVENTS:
         moderator.apply(state, kind, record["payload"])
         if kind == "PlayerReplaced" and "clock" in state:
@@ -497,6 +524,8 @@ def _created(record: Record) -> State:
         state["rounds"] = rounds.initial()
     if "clock" in p:
         state["clock"] = clocks.initial(p["clock"], len(p["players"]))
+    if "bots" in p:
+        state["bots"] = dict(p["bots"])
     return state
 
 
@@ -555,6 +584,8 @@ def view(state: State, viewer: Actor | None) -> dict[str, Any]:
         shown["round"] = round_view(state, seen_as)
     if "clock" in state:
         shown["clock"] = clock_view(state)
+    if "bots" in state:  # who plays each seat is public, as the players' names are
+        shown["bots"] = state["bots"]
     if standing.offered(rules):
         held = state.get("standing") or [[] for _ in state["players"]]
         if seen_as == MODERATOR:
@@ -626,7 +657,8 @@ def clock_view(state: State) -> dict[str, Any]:
     deadline, who is late or on autopilot, and each seat's own extensions left; while
     paused, the time each running clock will have left when resumed."""
     clock = state["clock"]
-    shown = {key: clock[key] for key in (*clocks.SETTINGS, "deadlines", "late", "autopilot")}
+    keys = (*clocks.SETTINGS, "deadlines", "late", "autopilot")
+    shown = {key: clock[key] for key in keys if key in clock}
     shown["extensions_left"] = clock["extensions_left"]
     paused_at = clock["paused_at"]
     shown["paused"] = paused_at is not None

@@ -563,8 +563,12 @@ class EventStore(ABC):
     def _mark_due(self, conn: Conn, game_id: str, due: dict | None) -> None:
         if due is None:
             return
+        if "bots" in due:
+            self._mark_bots(conn, game_id, due["bots"])
         if "clocks" in due:
             self._mark_clocks(conn, game_id, due["clocks"])
+            return
+        if "round" not in due:  # a game in turns that has bots, and no clock
             return
         if due["round"] is None:
             conn.execute("DELETE FROM rounds_due WHERE game_id = ?", (game_id,))
@@ -592,6 +596,30 @@ class EventStore(ABC):
                     "INSERT INTO clocks_due (game_id, seat, deadline, armed) VALUES (?, ?, ?, ?)",
                     (game_id, seat, clock["deadline"], int(clock.get("armed", False))),
                 )
+
+    def _mark_bots(self, conn: Conn, game_id: str, bots: dict) -> None:
+        """The bot moves a game asks for now: a row per seat, at this version, sent at
+        `at` (the rows of an earlier version go: their moves were made or are stale)."""
+        conn.execute("DELETE FROM bots_due WHERE game_id = ?", (game_id,))
+        rows = [(game_id, seat, bots["version"], bots["at"]) for seat in bots["seats"]]
+        if rows:
+            conn.executemany(
+                "INSERT INTO bots_due (game_id, seat, version, sent_at) VALUES (?, ?, ?, ?)", rows
+            )
+
+    def resend_bots(self, now: int, *, grace: int) -> list[tuple[str, int, int]]:
+        """(game, version, seat) of the bot moves sent more than `grace` seconds ago and
+        not made since, marked as sent again now (a write transaction is taken only when
+        there are some; of two sweeps at once, each row goes to one)."""
+        lost = "sent_at <= ?"
+        if not self.query(f"SELECT 1 FROM bots_due WHERE {lost} LIMIT 1", (now - grace,)):
+            return []
+        with self.transaction() as conn:
+            rows = conn.execute(
+                f"UPDATE bots_due SET sent_at = ? WHERE {lost} RETURNING game_id, version, seat",
+                (now, now - grace),
+            ).fetchall()
+        return sorted((row[0], row[1], row[2]) for row in rows)
 
     def due_clocks(self, now: int, *, grace: int = 0) -> list[tuple[str, int, int]]:
         """(game, seat, deadline) of every running clock whose deadline has passed; an

@@ -77,6 +77,15 @@ def create(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     db.execute("CREATE INDEX IF NOT EXISTS clocks_due_deadline ON clocks_due (deadline)")
+    # derived from the log (the seats bots are to move in, at the game's version),
+    # rewritten with every append of a game that has had bots: the sweeper sends again
+    # a bot move whose task was lost (docs/bots.md)
+    db.table("bots_due").create(
+        {"game_id": str, "seat": int, "version": int, "sent_at": int},
+        pk=("game_id", "seat"),
+        if_not_exists=True,
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS bots_due_sent ON bots_due (sent_at)")
     # notifications (docs/notifications.md): not the log, never hashed; a delivery per
     # notice and subscription, its `key` making a notice enqueued twice one delivery
     db.table("subscriptions").create(

@@ -1,5 +1,7 @@
-"""The new-game form: players, every option of the ruleset with its default and what it
-means, and an optional seed, read back into what `create_game` takes.
+"""The new-game form: players (each seat a person or a bot), every option of the ruleset
+with its default and what it means, and an optional seed, read back into what
+`create_game` takes. "Play against bots" is the same form with every seat but the first
+a standard bot.
 
 Lengths of time (a ruleset's options named `*_seconds`, and the turn clock's time limit)
 are typed as a number and a unit; below `SHORT_SECONDS` the form asks the moderator to
@@ -14,6 +16,7 @@ from werkzeug.datastructures import MultiDict
 from ..api.bodies import canonical_json
 from ..engine.clocks import MAX_SECONDS, MIN_SECONDS
 from ..engine.errors import BadRequest, Forbidden
+from .present import BOT_WORDS
 
 SEED_MOST = 200
 UNITS = {"seconds": 1, "minutes": 60, "hours": 3600}
@@ -23,10 +26,22 @@ SHORT_SECONDS = 300  # below five minutes a length is for a test, not for people
 class NewGame:
     """The form for one ruleset (its description from GET /rulesets/{id})."""
 
-    def __init__(self, ruleset: dict[str, Any], *, operator_key: bool = False) -> None:
+    def __init__(
+        self, ruleset: dict[str, Any], *, operator_key: bool = False, against_bots: bool = False
+    ) -> None:
         self.ruleset = ruleset
         self.operator_key = operator_key
-        self.players = [""] * ruleset["default_players"]
+        self.against_bots = against_bots
+        self.players: list[str] = []
+        self.names = [""] * ruleset["default_players"]  # as typed, a field per seat
+        self.bot_words = BOT_WORDS
+        # per seat on the form: "" (a person) or a bot's level
+        self.played_by = [""] * ruleset["max_players"]
+        self.bots: dict[int, str] = {}
+        if against_bots:
+            self.played_by[1 : ruleset["default_players"]] = ["standard"] * (
+                ruleset["default_players"] - 1
+            )
         self.options: dict[str, Any] = {}
         self.sent: dict[str, str] = {}
         self.seed: str | None = None
@@ -56,7 +71,7 @@ class NewGame:
 
     def read(self, form: MultiDict) -> None:
         """Players, options and seed from the form; BadRequest naming the first bad field."""
-        self.players = [name.strip() for name in form.getlist("player") if name.strip()]
+        self._seats(form.getlist("player"), form.getlist("played_by"))
         self.sent = {name: form.get(f"option-{name}", "") for name in self.ruleset["options"]}
         # a length sent without its unit (a script's form) is in the option's own seconds
         self.units = {
@@ -80,6 +95,20 @@ class NewGame:
                 self.clock_sent.update(length=form["clock-hours"].strip(), unit="hours")
             self.clock = clock_from(self.clock_sent)
         self._confirm_short(form.get("short_ok") == "yes")
+
+    def _seats(self, names: list[str], played_by: list[str]) -> None:
+        """The players in seat order: a seat with a name, or played by a bot (named "Bot N"
+        when left unnamed); an empty seat a person would play is left out."""
+        self.names = names
+        self.played_by = [*played_by, *[""] * len(names)][: max(len(names), len(played_by))]
+        self.players, self.bots = [], {}
+        for number, name in enumerate(names):
+            level = self.played_by[number].strip()
+            if level:
+                self.bots[len(self.players)] = level
+                self.players.append(name.strip() or f"Bot {len(self.players) + 1}")
+            elif name.strip():
+                self.players.append(name.strip())
 
     def _option(self, name: str, text: str) -> Any:
         default = self.ruleset["options"][name]
@@ -145,7 +174,10 @@ def clock_from(sent: dict[str, str]) -> dict[str, Any] | None:
             "request/invalid", "extensions: a whole number", {"field": "clock-extensions"}
         )
     on_timeout = sent.get("on_timeout") or "wait"
-    return {"seconds": seconds, "on_timeout": on_timeout, "extensions": int(extensions)}
+    clock = {"seconds": seconds, "on_timeout": on_timeout, "extensions": int(extensions)}
+    if on_timeout == "autopilot-strong":  # the autopilot is the strong bot (docs/bots.md)
+        clock.update(on_timeout="autopilot", autopilot_level="strong")
+    return clock
 
 
 def length_from(text: str, unit: str, field: str, what: str) -> int:

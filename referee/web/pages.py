@@ -82,14 +82,23 @@ def home():
 @bp.route("/new/<ruleset_id>", methods=["GET", "POST"])
 def new_game(ruleset_id: str):
     """The new-game form, built from the ruleset's description; POST creates the game."""
-    form = NewGame(_ruleset(ruleset_id), operator_key=bool(current_app.config.get("OPERATOR_KEY")))
+    form = NewGame(
+        _ruleset(ruleset_id),
+        operator_key=bool(current_app.config.get("OPERATOR_KEY")),
+        against_bots=request.args.get("against") == "bots",
+    )
     if request.method == "GET":
         return render_template("new.html", form=form)
     try:
         form.read(request.form)
         form.check_operator(current_app.config.get("OPERATOR_KEY"))
         created = referee().create_game(
-            form.ruleset["id"], form.players, form.options, form.seed, clock=form.clock
+            form.ruleset["id"],
+            form.players,
+            form.options,
+            form.seed,
+            clock=form.clock,
+            bots=form.bots,
         )
     except RefereeError as error:
         return render_template("new.html", form=form, error=error), error.status
@@ -437,7 +446,17 @@ def _tell(game_id: str, command: dict[str, Any], result: dict[str, Any]) -> None
         players = referee().view(game_id, MODERATOR)["players"]
         flash(disputing.told(command, result, players), "dispute")
     else:
-        flash(f"Done: {command['type'].replace('_', ' ')}.", "done")
+        done = DONE.get(command["type"]) or command["type"].replace("_", " ")
+        flash(f"Done: {done}.", "done")
+
+
+# what a command did, in words, where its name does not say it
+DONE = {
+    "hand_to_bot": "a bot plays your seat now",
+    "take_seat_back": "you play your seat again",
+    "seat_bot": "the seat is handed to a bot",
+    "unseat_bot": "the seat is given back to its player",
+}
 
 
 def _command_from(text: str) -> dict[str, Any]:

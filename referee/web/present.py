@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from replays.verify import verify_bytes
 
+from ..bots.seats import bot_levels
 from ..engine import registry
 from ..engine.game import command_shapes, rules_of
 from ..engine.rounds import has_rounds
@@ -20,6 +21,14 @@ from ..summary import FORMATS
 from . import disputing, forms, story
 from .disputing import Disputing
 
+# the moderator's controls in words (the others are named by their command)
+TITLES = {"seat_bot": "Hand a seat to a bot", "unseat_bot": "Give a seat back from its bot"}
+# what each bot level plays, in a player's words
+BOT_WORDS = {
+    "random": "any legal move, at random",
+    "standard": "the standard move, as when a clock runs out",
+    "strong": "looks ahead from what your seat sees",
+}
 RULED = ("DisputeRuled", "GameForked")  # a dispute ruled here, or the fork of one
 BUTTONS_AT_MOST = 8  # a longer list of one kind of move is a choice list, not buttons
 FEED_AT_MOST = 200  # the newest sentences a page shows (the log has them all)
@@ -48,6 +57,25 @@ class Page:
     standing: dict[str, str] = field(default_factory=dict)  # the choices a seat may set
     subscriptions: list[dict[str, Any]] = field(default_factory=list)  # the viewer's own
     post: dict[str, Any] = field(default_factory=dict)  # the moderator's next forum post
+    bot_levels: list[str] = field(default_factory=list)  # the bots that play this ruleset
+
+    @property
+    def bots(self) -> dict[int, str]:
+        """The seats bots play now, by seat number."""
+        return {int(seat): level for seat, level in (self.view.get("bots") or {}).items()}
+
+    @property
+    def my_bot(self) -> str | None:
+        """The level of the bot playing the viewer's own seat, if one does."""
+        return self.bots.get(self.seat) if self.seat is not None else None
+
+    @property
+    def titles(self) -> dict[str, str]:
+        return TITLES
+
+    @property
+    def bot_words(self) -> dict[str, str]:
+        return BOT_WORDS
 
     @property
     def order_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -88,7 +116,9 @@ def page(
     rules = registry.get(view["ruleset"])
     drawn = board(rules, {**view, "viewer": viewer}, chosen(view, looking))
     shown = Page(view, viewer, rules, drawn, feed(rules, view, events, viewer, seen))
-    if shown.seat is not None or viewer == MODERATOR:  # a moderator may have moves (votes)
+    shown.bot_levels = bot_levels(rules)
+    # a moderator may have moves (votes); a seat its bot plays has none of its own
+    if (shown.seat is not None and shown.my_bot is None) or viewer == MODERATOR:
         shown.orders = order_fields(rules, view) if shown.seat is not None else []
         shown.moves = moves(rules, view, skip_orders=bool(shown.orders))
     if shown.seat is not None and shown.orders:

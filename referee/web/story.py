@@ -1,5 +1,6 @@
 """What happened, in sentences: the ruleset's own words for its events, the referee's
-for the events every game shares (announcements, rounds, disputes, the end)."""
+for the events every game shares (announcements, rounds, disputes, the end); a move a
+seat's bot made says so ("Ann's bot played Red.")."""
 
 from collections.abc import Callable
 from types import ModuleType
@@ -12,7 +13,55 @@ def narrate(rules: ModuleType, events: list[Event], viewer: Any, players: list[s
     """One sentence per event the viewer can read (redacted stubs say nothing)."""
     own = getattr(rules, "narrate", None)
     said = own(events, viewer, players) if own else [None] * len(events)
-    return [text or shared(event, players) for event, text in zip(events, said, strict=True)]
+    told = [text or shared(event, players) for event, text in zip(events, said, strict=True)]
+    bots_by_name: set[int] = set()  # seats created as bots: their name is the bot's
+    sentences: list[str] = []
+    for event, text in zip(events, told, strict=True):
+        _follow(bots_by_name, event)
+        if _bots_move(event) and event["actor"] not in bots_by_name:
+            text = by_bot(text, event, viewer, players)
+        sentences.append(_with_bots(text, event))
+    return sentences
+
+
+def _follow(bots_by_name: set[int], event: Event) -> None:
+    """Keep the seats a bot plays under its own name (from GameCreated) until a person
+    takes one (BotUnseated, PlayerReplaced)."""
+    kind, payload = event.get("type"), event.get("payload") or {}
+    if kind == "GameCreated":
+        bots_by_name.update(int(seat) for seat in payload.get("bots") or {})
+    elif kind in ("BotUnseated", "PlayerReplaced"):
+        bots_by_name.discard(payload.get("seat"))
+
+
+def _with_bots(text: str, event: Event) -> str:
+    """GameCreated's sentence, and which seats bots play from the start."""
+    bots = (event.get("payload") or {}).get("bots") if event.get("type") == "GameCreated" else None
+    if not bots:
+        return text
+    names = event["payload"]["players"]
+    said = [f"{_name(names, int(seat))} ({level})" for seat, level in bots.items()]
+    return f"{text} Bots play {', '.join(said)}."
+
+
+def _bots_move(event: Event) -> bool:
+    """Whether an event the viewer reads is the first of a move a seat's bot sent (its
+    command carries the bot's level)."""
+    command = event.get("command")
+    return isinstance(command, dict) and "bot" in command and isinstance(event.get("actor"), int)
+
+
+def by_bot(text: str, event: Event, viewer: Any, players: list[str]) -> str:
+    """A move's sentence said as the seat's bot's: "Ann played Red." becomes "Ann's bot
+    played Red."; a sentence that does not begin with the player says so at its end."""
+    seat = event["actor"]
+    name = _name(players, seat)
+    if text.startswith(f"{name} "):
+        return f"{name}'s bot {text[len(name) + 1 :]}"
+    if seat == viewer and text.startswith("You "):
+        return f"Your bot {text[4:]}"
+    whose = "your bot" if seat == viewer else f"{name}'s bot"
+    return f"{text.rstrip('.')} ({whose})." if text else ""
 
 
 def shared(event: Event, players: list[str]) -> str:
@@ -70,7 +119,25 @@ def _extended(payload: dict, players: list[str]) -> str:
     return f"The moderator gave {name} more time{_why(payload)}."
 
 
+def _bot_seated(payload: dict, players: list[str]) -> str:
+    name, level = _name(players, payload["seat"]), payload["level"]
+    if payload["by"] == "seat":
+        return f"{name} handed their seat to a {level} bot."
+    if payload["by"] == "clock":
+        return f"{name}'s time ran out: a {level} bot plays for them until they come back."
+    return f"The moderator handed {name}'s seat to a {level} bot{_why(payload)}."
+
+
+def _bot_unseated(payload: dict, players: list[str]) -> str:
+    name = _name(players, payload["seat"])
+    if payload["by"] == "seat":
+        return f"{name} took their seat back from their bot."
+    return f"The moderator gave {name}'s seat back to them from their bot{_why(payload)}."
+
+
 SENTENCES: dict[str, Callable[[dict, list[str]], str]] = {
+    "BotSeated": _bot_seated,
+    "BotUnseated": _bot_unseated,
     "ClockSet": lambda p, n: "",  # after nearly every move: the page shows the clocks instead
     "SeatLate": lambda p, n: f"{_name(n, p['seat'])}'s time ran out: the moderator decides.",
     "MovePlayedFor": _played_for,

@@ -684,7 +684,11 @@ def test_rulesets_list_galloping_horse(client):
         "replace_player",
         "open_dispute",
         "rule_dispute",
+        "seat_bot",
+        "unseat_bot",
     }
+    assert set(horse["commands"]) == {"play_card", "hand_to_bot", "take_seat_back"}
+    assert horse["bot_levels"] == ["random", "standard"]
     assert client.get("/rulesets/galloping-horse").get_json() == horse
 
 

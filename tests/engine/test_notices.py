@@ -11,7 +11,7 @@ from referee.bots import choose
 from referee.engine import game, registry
 from referee.engine.events import may_see
 from referee.engine.rng import Rng
-from referee.notices import notices
+from referee.notices import deadlines, notices
 
 T0 = 1_800_000_000
 
@@ -56,3 +56,27 @@ def test_no_seats_notice_holds_a_secret_hidden_from_it(ruleset):
                 told += len(found)
             state = after
     assert told > 0
+
+
+def test_a_player_whose_bot_plays_is_not_told_it_is_their_move():
+    """Ann hands her seat to a bot: when the turn comes round to her seat, she is not
+    told it is her move (it is her bot's) and has no deadline to be reminded of; in the
+    same game with Ann at the table, she is."""
+    clock = {"seconds": 3600, "on_timeout": "wait"}
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    for holiday in (False, True):
+        state = game.fold(game.create("galloping-horse", players, {}, "n", now=T0, clock=clock))
+        if holiday:
+            state = game.step(state, 0, {"type": "hand_to_bot", "level": "random", "now": T0}, "n")[
+                1
+            ]
+        for seat in (0, 1, 2, 3):
+            before = state
+            bot = {"bot": "random"} if holiday and seat == 0 else {}
+            move = {**game.legal(state, seat)[0], **bot, "now": T0}
+            batch, state = game.step(state, seat, move, "n")
+        assert game.to_move(state) == [0]
+        views = [game.view(s, 0) for s in (before, state)]
+        told = [n["kind"] for n in notices("g", 0, batch, *views)]
+        assert ("your_move" in told) is not holiday
+        assert bool(deadlines(views[1], 0)) is not holiday

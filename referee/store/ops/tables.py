@@ -20,6 +20,7 @@ GAME_TABLES: dict[str, tuple[tuple[str, ...], str]] = {
     "snapshots": (("game_id", "seq", "state", "state_hash"), "seq"),
     "rounds_due": (("game_id", "round", "deadline", "ready", "paused", "armed"), "game_id"),
     "clocks_due": (("game_id", "seat", "deadline", "armed"), "seat"),
+    "bots_due": (("game_id", "seat", "version", "sent_at"), "seat"),
     "subscriptions": (
         (
             "subscription_id",
