@@ -30,6 +30,9 @@ DEFAULTS: dict[str, Any] = {
     # a bot move not made this many seconds after it was sent is sent again by the
     # sweeper (its task was lost); a move takes a second or two (docs/bots.md)
     "BOT_RESEND_SECONDS": 60,
+    # the strong bot's budget in search iterations a move; 0 keeps each ruleset's own
+    # (about a second of one core, docs/bots.md); a smaller host or a test sets fewer
+    "BOT_ITERATIONS": 0,
     "API_TITLE": "referee",
     "API_VERSION": "1",
     "OPENAPI_VERSION": "3.0.3",
@@ -94,7 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
     if "REFEREE_SWEEP_SECONDS" in os.environ:
         app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
-    for name in ("VISIBILITY_TIMEOUT", "ARMING_SECONDS", "BOT_RESEND_SECONDS"):
+    for name in ("VISIBILITY_TIMEOUT", "ARMING_SECONDS", "BOT_RESEND_SECONDS", "BOT_ITERATIONS"):
         if f"REFEREE_{name}" in os.environ:
             app.config[name] = int(os.environ[f"REFEREE_{name}"])
     if "REFEREE_RATE_LIMITS" in os.environ:

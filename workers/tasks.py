@@ -51,7 +51,8 @@ def deliver(*delivery_ids: str) -> dict[str, str]:
 def bot_move(game_id: str, version: int, seat: int) -> str:
     """The move of the bot holding a seat, if the game is still at this version and asks
     the seat; `played` or why not (`stale`, `not_asked`, `no_move`)."""
-    outcome = play_move(current_app.extensions["referee"], game_id, version, seat)
+    budget = current_app.config["BOT_ITERATIONS"] or None
+    outcome = play_move(current_app.extensions["referee"], game_id, version, seat, budget)
     if outcome == PLAYED:
         log.info("game %s: the bot of seat %d moved at version %d", game_id, seat, version)
     return outcome

@@ -36,11 +36,14 @@ def bot_rng() -> Rng:
     return Rng(os.urandom(32).hex())
 
 
-def play_move(referee: Referee, game_id: str, version: int, seat: int) -> str:
+def play_move(
+    referee: Referee, game_id: str, version: int, seat: int, iterations: int | None = None
+) -> str:
     """The move of the bot holding `seat`, if the game is still at `version` and asks the
     seat: chosen from the seat's view alone and sent as the seat's command, with
     `expected_version` and the idempotency key `bot/<game>/<version>/<seat>`, so that a
-    task run twice appends once and a stale one appends nothing."""
+    task run twice appends once and a stale one appends nothing. `iterations` is the strong
+    bot's budget (None: the ruleset's own)."""
     state = referee.state(game_id)
     if state["seq"] != version:
         return STALE
@@ -51,7 +54,7 @@ def play_move(referee: Referee, game_id: str, version: int, seat: int) -> str:
     if not view["legal"]:
         log.warning("game %s: seat %d is asked but has no legal move", game_id, seat)
         return NO_MOVE
-    command = levels.choose(view, seat, level, bot_rng())
+    command = levels.choose(view, seat, level, bot_rng(), iterations=iterations)
     key = f"bot/{game_id}/{version}/{seat}"
     try:
         referee.command(

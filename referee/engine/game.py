@@ -497,6 +497,7 @@ _ENGINE_EVENTS = frozenset(
         "StandingChoicesSet",
         "StandingChoiceApplied",
         *clocks.EVENTS,
+        *seating.EVENTS,
         *MODERATOR_EVENTS,
         *disputes.EVENTS,
         "GameForked",

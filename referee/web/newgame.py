@@ -1,7 +1,7 @@
 """The new-game form: players (each seat a person or a bot), every option of the ruleset
 with its default and what it means, and an optional seed, read back into what
 `create_game` takes. "Play against bots" is the same form with every seat but the first
-a standard bot.
+the strongest bot that plays the ruleset here.
 
 Lengths of time (a ruleset's options named `*_seconds`, and the turn clock's time limit)
 are typed as a number and a unit; below `SHORT_SECONDS` the form asks the moderator to
@@ -39,7 +39,8 @@ class NewGame:
         self.played_by = [""] * ruleset["max_players"]
         self.bots: dict[int, str] = {}
         if against_bots:
-            self.played_by[1 : ruleset["default_players"]] = ["standard"] * (
+            best = ruleset["bot_levels"][-1]  # the strongest bot that plays it here
+            self.played_by[1 : ruleset["default_players"]] = [best] * (
                 ruleset["default_players"] - 1
             )
         self.options: dict[str, Any] = {}

@@ -7,7 +7,7 @@ import pytest
 from chained import sealed
 
 from referee import games  # noqa: F401  (registers the rulesets)
-from referee.engine import game, seating
+from referee.engine import clocks, disputes, game, rounds, seating
 from referee.engine.canonical import digest
 from referee.engine.errors import BadRequest, RuleViolation
 from referee.engine.events import MODERATOR, REFEREE
@@ -259,3 +259,8 @@ def test_a_bot_seated_under_the_referees_autopilot_takes_over_from_it():
     assert table.state["clock"]["autopilot"][seat] is True
     table.run(MODERATOR, type="seat_bot", seat=seat, level="standard", reason="a bot instead")
     assert table.state["clock"]["autopilot"][seat] is False
+
+
+def test_every_engine_event_is_folded_by_the_engine_not_the_rules():
+    kinds = {*clocks.EVENTS, *seating.EVENTS, *disputes.EVENTS, *rounds.EVENTS}
+    assert kinds <= game._ENGINE_EVENTS

@@ -20,11 +20,15 @@ def page_of(browser, game_id: str) -> str:
     return html.unescape(browser.get(f"/g/{game_id}").get_data(as_text=True))
 
 
-def test_play_against_bots_is_a_form_with_every_other_seat_a_standard_bot(client):
+def test_play_against_bots_is_a_form_with_every_other_seat_a_strong_bot(client, monkeypatch):
     home = client.get("/").get_data(as_text=True)
     assert 'href="/new/galloping-horse?against=bots"' in home
     form = client.get("/new/galloping-horse?against=bots").get_data(as_text=True)
     assert "Play Galloping Horse against bots" in form and "Your name" in form
+    chosen = re.findall(r'<option value="(\w*)" selected>', form)
+    assert chosen[:4] == ["", "strong", "strong", "strong"]
+    monkeypatch.setattr(seats, "_has_sampler", lambda rules: False)  # no strong bot here
+    form = client.get("/new/galloping-horse?against=bots").get_data(as_text=True)
     chosen = re.findall(r'<option value="(\w*)" selected>', form)
     assert chosen[:4] == ["", "standard", "standard", "standard"]
 
