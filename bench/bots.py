@@ -120,8 +120,11 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def target(matchup: str, players: int) -> Fraction:
-    """The product's target share: 2/n against random, 1.5/n against standard, better
-    than an even 1/n against a tenth of the budget."""
+    """The product's target share: in 2-player games 3/4 against random and 3/5 against
+    standard; in games of n players 2/n and 1.5/n; better than an even 1/n against a
+    tenth of the budget."""
+    if players == 2 and matchup != "tenth":
+        return {"random": Fraction(3, 4), "standard": Fraction(3, 5)}[matchup]
     return {"random": Fraction(2), "standard": Fraction(3, 2), "tenth": Fraction(1)}[
         matchup
     ] / players
