@@ -46,6 +46,9 @@ MAX_PER_GAME = 30
 LEASE = 60  # a delivery being sent is not sent again by the sweeper for this long
 SECRET_OVERLAP = 86400  # a rotated-out webhook secret still signs for a day
 SEND_TIMEOUT = 10
+# a target's answer body is not used: at most this much of it is read, within
+# SEND_TIMEOUT, so the connection may be kept; a longer or slower one is dropped
+ANSWER_BYTES = 64 * 1024
 # deliveries sent at once by one sender (a slow target holds up only its own), and the
 # most one task claims: the worst batch (every target slow to connect and to answer)
 # takes two rounds of 2 * SEND_TIMEOUT, within its LEASE
@@ -613,10 +616,30 @@ def _post(subscription, delivery_id, notice, now) -> tuple[bool, str]:
             timeout=SEND_TIMEOUT,
             retries=False,  # a failed attempt is retried on the BACKOFF schedule
             redirect=False,  # a redirect is a failure: it could point anywhere
+            preload_content=False,  # the body is read bounded, below
         )
     except (urllib3.exceptions.HTTPError, OSError) as exc:
         return False, f"{type(exc).__name__}: {exc}"
+    _finish(answer)
     return 200 <= answer.status < 300, f"HTTP {answer.status}"
+
+
+def _finish(answer: urllib3.BaseHTTPResponse) -> None:
+    """Read the rest of an answer, undecoded, at most ANSWER_BYTES within SEND_TIMEOUT,
+    and keep its connection; an answer longer or slower than that, or broken, has its
+    connection dropped instead (a target cannot hold a sender or fill its memory)."""
+    deadline, left = time.monotonic() + SEND_TIMEOUT, ANSWER_BYTES
+    try:
+        while left >= 0 and time.monotonic() < deadline:
+            chunk = answer.read1(min(left + 1, 16384), decode_content=False)
+            if not chunk:
+                answer.release_conn()
+                return
+            left -= len(chunk)
+    except (urllib3.exceptions.HTTPError, OSError):
+        pass
+    answer.close()
+    answer.release_conn()
 
 
 def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:

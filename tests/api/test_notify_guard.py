@@ -23,7 +23,7 @@ import urllib3
 from receiver import Receiver
 from test_notifications import T0, create, deliveries, play_first, send_due, subscribe
 
-from referee import notify_guard
+from referee import notify, notify_guard
 from referee.app import create_app
 from referee.notify_guard import AllowList, guarded
 
@@ -487,3 +487,61 @@ def test_a_seat_holds_five_subscriptions_and_a_game_thirty(client, fence):
     assert over.status_code == 409 and over.get_json()["error"]["details"]["per"] == "game"
     assert client.get(path, headers=seats[6]).get_json() == []
     assert fence == []
+
+
+class EndlessAnswer:
+    """A target on 127.0.0.1 that answers a POST 200 and then sends its body without end,
+    `chunk` bytes at a time, `pause` seconds apart, until the sender hangs up."""
+
+    def __init__(self, chunk: int, pause: float = 0) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.chunk, self.pause = chunk, pause
+        self.sent, self.hung_up = 0, threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.getsockname()[1]}/hook"
+
+    def _serve(self) -> None:
+        conn, _ = self.server.accept()
+        with conn:
+            conn.recv(65536)  # the request (small: one notice)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            piece = b"%x\r\n%s\r\n" % (self.chunk, b"x" * self.chunk)
+            try:
+                while not self.hung_up.wait(self.pause):  # a drip, not a wait for an event
+                    conn.sendall(piece)
+                    self.sent += self.chunk
+            except OSError:
+                self.hung_up.set()
+
+
+def _send_to(url: str) -> tuple[bool, str]:
+    subscription = {"kind": "webhook", "url": url, "secrets": json.dumps([])}
+    notice = {"kind": "post", "game_id": "g", "seq": 1, "text": "t"}
+    return notify.send(subscription, "d1", notice, T0, allow=AllowList.parse("127.0.0.0/8"))
+
+
+def test_an_answer_without_end_is_read_no_further_than_its_bound(monkeypatch):
+    """A target that answers 200 and then streams its body for ever cannot hold the
+    sender or fill its memory: at most ANSWER_BYTES of it is read, then the connection
+    is dropped, and the notice counts as delivered (the status said so)."""
+    monkeypatch.setattr(notify, "ANSWER_BYTES", 256 * 1024)
+    target = EndlessAnswer(chunk=16 * 1024)
+    assert _send_to(target.url) == (True, "HTTP 200")
+    assert target.hung_up.wait(60)
+    assert target.sent >= 256 * 1024  # it went on sending until the sender hung up
+
+
+def test_an_answer_dripping_slowly_is_dropped_when_the_send_time_is_up(monkeypatch):
+    """A body sent a byte at a time, each within the socket's timeout, never ends a read:
+    the send's own time bound does."""
+    monkeypatch.setattr(notify, "SEND_TIMEOUT", 1)
+    target = EndlessAnswer(chunk=1, pause=0.05)
+    outcome: list[tuple[bool, str]] = []
+    sender = threading.Thread(target=lambda: outcome.append(_send_to(target.url)))
+    sender.start()
+    sender.join(60)  # a bound for failing only
+    assert outcome == [(True, "HTTP 200")]
+    assert target.hung_up.wait(60)
