@@ -120,16 +120,17 @@ def on_workers(
         )
         with started if count else nullcontext():
             celery = make_celery(broker)
-            sent = {celery.send_task(TASK, args=[asdict(job)]).id: job for job in jobs}
+            sent = [celery.send_task(TASK, args=[asdict(job)]) for job in jobs]
             where = "the Redis given" if external else "an embedded Redis"
             console.print(f"{len(jobs)} games sent to the workers on {where} ({count} started here)")
-            waiting = set(sent)
+            games = {task.id: job for task, job in zip(sent, jobs, strict=True)}
+            waiting = set(games)
             try:
-                for task_id, meta in ResultSet([celery.AsyncResult(i) for i in sent]).iter_native():
+                for task_id, meta in ResultSet(sent).iter_native():
                     waiting.discard(task_id)
                     if meta["status"] != states.SUCCESS:
-                        raise SystemExit(f"{sent[task_id]} failed on a worker: {meta['result']!r}")
-                    yield sent[task_id], meta["result"]
+                        raise SystemExit(f"{games[task_id]} failed on a worker: {meta['result']!r}")
+                    yield games[task_id], meta["result"]
             finally:
                 if external and waiting:  # the workers there would play them for nobody
                     celery.control.revoke(sorted(waiting))
