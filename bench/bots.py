@@ -122,14 +122,15 @@ def on_workers(
             celery = make_celery(broker)
             sent = [celery.send_task(TASK, args=[asdict(job)]) for job in jobs]
             where = "the Redis given" if external else "an embedded Redis"
-            console.print(f"{len(jobs)} games sent to the workers on {where} ({count} started here)")
+            console.print(f"{len(jobs)} games sent to the workers on {where}, {count} started here")
             games = {task.id: job for task, job in zip(sent, jobs, strict=True)}
             waiting = set(games)
             try:
                 for task_id, meta in ResultSet(sent).iter_native():
                     waiting.discard(task_id)
                     if meta["status"] != states.SUCCESS:
-                        raise SystemExit(f"{games[task_id]} failed on a worker: {meta['result']!r}")
+                        failed = f"{games[task_id]} failed on a worker: {meta['result']!r}"
+                        raise SystemExit(failed)
                     yield games[task_id], meta["result"]
             finally:
                 if external and waiting:  # the workers there would play them for nobody
@@ -177,8 +178,8 @@ def main() -> None:
     budget = args.iterations or getattr(bot, "ITERATIONS", levels.DEFAULT_ITERATIONS)
     options = json.dumps(json.loads(args.options), sort_keys=True)
     jobs = {
-        matchup: [Job(args.ruleset, players, options, matchup, i, budget) for i in range(args.games)]
-        for matchup in args.against
+        m: [Job(args.ruleset, players, options, m, i, budget) for i in range(args.games)]
+        for m in args.against
     }
     results: dict[str, dict[int, dict[str, Any]]] = {matchup: {} for matchup in jobs}
     rows = {}
