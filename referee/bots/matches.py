@@ -39,7 +39,8 @@ def played(job: Job) -> dict[str, Any]:
     seed = f"bench-bots/{job.ruleset}/{job.players}/{job.options}/{job.matchup}/{job.index}"
     names = [f"p{s}" for s in range(job.players)]
     state = game.fold(game.create(job.ruleset, names, json.loads(job.options), seed, now=T0))
-    strong, moves, cpu, asked = job.index % job.players, 0, 0.0, {}
+    strong, moves, cpu = job.index % job.players, 0, 0.0
+    asked: dict[int, int] = {}  # how often each seat was asked in the open round
     while not game.is_closed(state):
         actor, command = _referee_move(state, asked)
         if actor is None:
