@@ -23,6 +23,7 @@ import json
 import math
 import os
 import platform
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
@@ -118,7 +119,7 @@ def on_workers(
             loglevel="WARNING",
             queues=ANYWHERE_QUEUE,
         )
-        with started if count else nullcontext():
+        with started if count else nullcontext() as processes:
             celery = make_celery(broker)
             sent = [celery.send_task(TASK, args=[asdict(job)]) for job in jobs]
             where = "the Redis given" if external else "an embedded Redis"
@@ -132,9 +133,15 @@ def on_workers(
                         failed = f"{games[task_id]} failed on a worker: {meta['result']!r}"
                         raise SystemExit(failed)
                     yield games[task_id], meta["result"]
+            except KeyboardInterrupt:
+                for process in processes or []:  # a cold shutdown: the games in hand are dropped
+                    process.send_signal(signal.SIGQUIT)
+                raise
             finally:
                 if external and waiting:  # the workers there would play them for nobody
                     celery.control.revoke(sorted(waiting))
+                for task in sent:  # no longer listened for, while the broker is there
+                    celery.backend.result_consumer.cancel_for(task.id)
 
 
 def saved(rows: list[dict[str, Any]], out: Path) -> None:
@@ -181,6 +188,15 @@ def main() -> None:
         m: [Job(args.ruleset, players, options, m, i, budget) for i in range(args.games)]
         for m in args.against
     }
+    try:
+        tabled(args, jobs)
+    except KeyboardInterrupt:
+        raise SystemExit(f"stopped; the match-ups played to the end are in {args.out}") from None
+
+
+def tabled(args: argparse.Namespace, jobs: dict[str, list[Job]]) -> None:
+    """Play the games, print each result as it comes, keep each match-up's row once its
+    games are in; then the table."""
     results: dict[str, dict[int, dict[str, Any]]] = {matchup: {} for matchup in jobs}
     rows = {}
     start, total = time.perf_counter(), args.games * len(jobs)
