@@ -1,13 +1,21 @@
 """The bots' strength table: the strong bot in one seat against random seats, against
 standard seats, and against strong seats with a tenth of its budget, over seeded games
-played through the pure engine (game.step, as the service plays them). The strong seat
-goes round the table (game i: seat i mod players). Prints and writes, per match-up, the
-strong seat's win share (a k-way tie counts 1/k) with a 95% Wilson interval, the target,
-and the CPU seconds per strong move; var/bench/bots.json keeps one row per ruleset,
-players, options and match-up (a new run replaces its own rows).
+played through the pure engine (referee/bots/matches.py). The strong seat goes round the
+table (game i: seat i mod players). Prints and writes, per match-up, the strong seat's
+win share (a k-way tie counts 1/k) with a 95% Wilson interval, the target, and the CPU
+seconds per strong move; var/bench/bots.json keeps one row per ruleset, players, options
+and match-up (a new run replaces its own rows).
+
+Every game is a Celery task (referee.bench_bot_game): on W worker processes started here
+on an embedded Redis (--workers, this machine's CPUs by default), or on an existing Redis
+and the workers of every machine on it (--broker, with --workers W to start some here
+too); --local plays the games in this process, one after another. A game is seeded, so
+its result is the same wherever it is played.
 
     .venv/bin/python bench/bots.py galloping-horse --players 4 --games 200 --workers 2
     .venv/bin/python bench/bots.py royal-turf --players 3 --options '{"hidden_bets": true}'
+    .venv/bin/python bench/bots.py dark-horse --games 400 --broker redis://10.0.0.5:6379/0
+    .venv/bin/python bench/bots.py dark-horse --games 4 --iterations 5 --local
 """
 
 import argparse
@@ -15,98 +23,31 @@ import json
 import math
 import os
 import platform
+import signal
+import tempfile
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from celery import states
+from celery.result import ResultSet
 from rich.console import Console
 from rich.table import Table
 
-from referee import games  # noqa: F401  (registers the rulesets)
+from referee import embedded
 from referee.bots import levels
-from referee.engine import game, registry
-from referee.engine.events import REFEREE
-from referee.engine.rng import Rng
+from referee.bots.matches import MATCHUPS, Job, played
+from referee.engine import registry
+from workers.celery_app import ANYWHERE_QUEUE, make_celery
 
+ROOT = Path(__file__).resolve().parents[1]
 OUT = Path("var/bench/bots.json")
-T0 = 1_800_000_000  # the creation time of games in rounds
-MATCHUPS = ("random", "standard", "tenth")
-ASKS_PER_ROUND = 4  # a seat asked this often in one round lets the deadline pass
+TASK = "referee.bench_bot_game"
 console = Console(width=120)
-
-
-@dataclass(frozen=True)
-class Job:
-    """One game of a match-up."""
-
-    ruleset: str
-    players: int
-    options: str  # canonical JSON
-    matchup: str
-    index: int
-    iterations: int
-
-
-def played(job: Job) -> dict[str, Any]:
-    """One game: the strong seat's share of the win, its moves and their CPU seconds."""
-    seed = f"bench-bots/{job.ruleset}/{job.players}/{job.options}/{job.matchup}/{job.index}"
-    names = [f"p{s}" for s in range(job.players)]
-    state = game.fold(game.create(job.ruleset, names, json.loads(job.options), seed, now=T0))
-    strong, moves, cpu, asked = job.index % job.players, 0, 0.0, {}
-    while not game.is_closed(state):
-        actor, command = _referee_move(state, asked)
-        if actor is None:
-            actor = _seat_to_ask(state)
-            level, budget = _level(job, actor == strong)
-            start = time.process_time()
-            view = game.view(state, actor)
-            rng = Rng(f"bench-bot/{job.matchup}/{job.index}/{actor}/{state['seq']}")
-            command = levels.choose(view, actor, level, rng, iterations=budget)
-            if actor == strong:
-                moves, cpu = moves + 1, cpu + time.process_time() - start
-            command = _stamped(state, command)
-            asked[actor] = asked.get(actor, 0) + 1
-        state = game.step(state, actor, command, seed)[1]
-    winners = state["outcome"]["winners"]
-    share = Fraction(1, len(winners)) if strong in winners else Fraction(0)
-    return {"share": [share.numerator, share.denominator], "moves": moves, "cpu": cpu}
-
-
-def _level(job: Job, strong: bool) -> tuple[str, int | None]:
-    if strong:
-        return "strong", job.iterations
-    if job.matchup == "tenth":
-        return "strong", max(1, job.iterations // 10)
-    return job.matchup, None
-
-
-def _referee_move(state: dict[str, Any], asked: dict[int, int]) -> tuple[Any, Any]:
-    """The referee's resolve_round once the open round is closed, or once a seat was asked
-    too often in it (its deadline passes); the moderator's first listed command when only
-    the moderator is to act (a vote in the awards)."""
-    current = state.get("rounds", {}).get("current")
-    if current is not None:
-        if current["closed"] or max(asked.values(), default=0) >= ASKS_PER_ROUND:
-            asked.clear()
-            now = current["deadline"] - 1 if current["closed"] else current["deadline"]
-            return REFEREE, {"type": "resolve_round", "round": current["round"], "now": now}
-    acting = game.to_move(state)
-    if acting and not any(isinstance(a, int) for a in acting):
-        return acting[0], _stamped(state, game.legal(state, acting[0])[0])
-    return None, None
-
-
-def _seat_to_ask(state: dict[str, Any]) -> int:
-    return next(a for a in game.to_move(state) if isinstance(a, int))
-
-
-def _stamped(state: dict[str, Any], command: dict[str, Any]) -> dict[str, Any]:
-    current = state.get("rounds", {}).get("current")
-    return game.stamp(state, command, current["deadline"] - 1 if current else T0)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -152,13 +93,55 @@ def matchup_row(jobs: list[Job], results: list[dict[str, Any]]) -> dict[str, Any
     }
 
 
-def run(jobs: list[Job], workers: int) -> Iterator[dict[str, Any]]:
-    """The games' results in the jobs' order, on `workers` local processes."""
-    if workers <= 1:
-        yield from map(played, jobs)
+def run(jobs: list[Job], args: argparse.Namespace) -> Iterator[tuple[Job, dict[str, Any]]]:
+    """Each game and its result as it finishes: here, one after another (--local), or on
+    Celery workers."""
+    if args.local:
+        yield from ((job, played(job)) for job in jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(played, jobs, chunksize=1)
+    yield from on_workers(jobs, args.workers, args.broker)
+
+
+def on_workers(
+    jobs: list[Job], count: int, external: str | None
+) -> Iterator[tuple[Job, dict[str, Any]]]:
+    """Every game sent whole to referee.bench_bot_game, on `count` Celery worker processes
+    started here (on the `celery` queue only: the games need no store) and any others on
+    the broker: an embedded Redis, or the one given. Ctrl-C stops the workers started
+    here, and on a broker given withdraws the games not yet played."""
+    with tempfile.TemporaryDirectory() as tmp, embedded.redis_url(Path(tmp), external) as broker:
+        started = embedded.workers(
+            count,
+            broker=broker,
+            db=str(Path(tmp) / "unused.db"),
+            env={"PYTHONPATH": str(ROOT)},
+            beat=False,
+            loglevel="WARNING",
+            queues=ANYWHERE_QUEUE,
+        )
+        with started if count else nullcontext() as processes:
+            celery = make_celery(broker)
+            sent = [celery.send_task(TASK, args=[asdict(job)]) for job in jobs]
+            where = "the Redis given" if external else "an embedded Redis"
+            console.print(f"{len(jobs)} games sent to the workers on {where}, {count} started here")
+            games = {task.id: job for task, job in zip(sent, jobs, strict=True)}
+            waiting = set(games)
+            try:
+                for task_id, meta in ResultSet(sent).iter_native():
+                    waiting.discard(task_id)
+                    if meta["status"] != states.SUCCESS:
+                        failed = f"{games[task_id]} failed on a worker: {meta['result']!r}"
+                        raise SystemExit(failed)
+                    yield games[task_id], meta["result"]
+            except KeyboardInterrupt:
+                for process in processes or []:  # a cold shutdown: the games in hand are dropped
+                    process.send_signal(signal.SIGQUIT)
+                raise
+            finally:
+                if external and waiting:  # the workers there would play them for nobody
+                    celery.control.revoke(sorted(waiting))
+                for task in sent:  # no longer listened for, while the broker is there
+                    celery.backend.result_consumer.cancel_for(task.id)
 
 
 def saved(rows: list[dict[str, Any]], out: Path) -> None:
@@ -195,30 +178,75 @@ def printed(rows: list[dict[str, Any]]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("ruleset")
-    parser.add_argument("--players", type=int)
-    parser.add_argument("--options", default="{}", help="the game's options, as JSON")
-    parser.add_argument("--games", type=int, default=40, help="games per match-up")
-    parser.add_argument("--workers", type=int, default=1, help="local processes")
-    parser.add_argument("--iterations", type=int, help="the strong budget (the bot's ITERATIONS)")
-    parser.add_argument("--against", nargs="+", choices=MATCHUPS, default=list(MATCHUPS))
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
+    args = arguments()
     rules = registry.get(args.ruleset)
     players = args.players or getattr(rules, "DEFAULT_PLAYERS", rules.MIN_PLAYERS)
     bot = levels.bot_of(args.ruleset)
     budget = args.iterations or getattr(bot, "ITERATIONS", levels.DEFAULT_ITERATIONS)
     options = json.dumps(json.loads(args.options), sort_keys=True)
-    rows = []
-    for matchup in args.against:
-        jobs = [Job(args.ruleset, players, options, matchup, i, budget) for i in range(args.games)]
-        start = time.perf_counter()
-        results = list(run(jobs, args.workers))
-        rows.append(matchup_row(jobs, results))
-        console.print(f"{matchup}: {len(jobs)} games in {time.perf_counter() - start:.0f} s")
-        saved(rows[-1:], args.out)
-    printed(rows)
+    jobs = {
+        m: [Job(args.ruleset, players, options, m, i, budget) for i in range(args.games)]
+        for m in args.against
+    }
+    try:
+        tabled(args, jobs)
+    except KeyboardInterrupt:
+        raise SystemExit(f"stopped; the match-ups played to the end are in {args.out}") from None
+
+
+def tabled(args: argparse.Namespace, jobs: dict[str, list[Job]]) -> None:
+    """Play the games, print each result as it comes, keep each match-up's row once its
+    games are in; then the table."""
+    results: dict[str, dict[int, dict[str, Any]]] = {matchup: {} for matchup in jobs}
+    rows = {}
+    start, total = time.perf_counter(), args.games * len(jobs)
+    for done, (job, result) in enumerate(run([j for js in jobs.values() for j in js], args), 1):
+        results[job.matchup][job.index] = result
+        share = Fraction(*result["share"])
+        console.print(
+            f"{done}/{total} {job.matchup} game {job.index}: share {share}, "
+            f"{result['moves']} strong moves, {time.perf_counter() - start:.0f} s"
+        )
+        if len(results[job.matchup]) == args.games:  # the match-up's row, kept at once
+            games = [results[job.matchup][i] for i in range(args.games)]  # in the games' order
+            rows[job.matchup] = matchup_row(jobs[job.matchup], games)
+            saved([rows[job.matchup]], args.out)
+    printed([rows[matchup] for matchup in jobs])
+
+
+def arguments() -> argparse.Namespace:
+    """The command line; where the games are played defaults to this machine's CPUs."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ruleset")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--options", default="{}", help="the game's options, as JSON")
+    parser.add_argument("--games", type=int, default=40, help="games per match-up")
+    parser.add_argument("--iterations", type=int, help="the strong budget (the bot's ITERATIONS)")
+    parser.add_argument("--against", nargs="+", choices=MATCHUPS, default=list(MATCHUPS))
+    parser.add_argument("--out", type=Path, default=OUT)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--local", action="store_true", help="play in this process, one game after another"
+    )
+    where.add_argument(
+        "--broker", metavar="URL", help="an existing Redis: its workers play the games"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="Celery worker processes to start here (default: this machine's CPUs; "
+        "none with --broker)",
+    )
+    args = parser.parse_args()
+    if args.games < 1:
+        parser.error("--games: at least 1")
+    if args.local and args.workers is not None:
+        parser.error("--workers: not with --local (the games are played here)")
+    if args.workers is None:
+        args.workers = 0 if args.broker else os.cpu_count() or 1
+    if args.workers < 0 or (args.workers == 0 and not args.broker and not args.local):
+        parser.error("--workers: at least 1 without --broker (nothing would play the games)")
+    return args
 
 
 if __name__ == "__main__":

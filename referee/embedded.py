@@ -110,8 +110,10 @@ def worker_command(
     beat_schedule: Path | None,
     loglevel: str = "INFO",
     app: str = "workers.worker",
+    queues: str = "rounds,celery",
 ) -> list[str]:
-    """The command line of one Celery worker process (with the beat sweeper if asked)."""
+    """The command line of one Celery worker process on these queues (with the beat
+    sweeper if asked)."""
     command = [
         sys.executable,
         "-m",
@@ -129,7 +131,7 @@ def worker_command(
         "--hostname",
         hostname,
         "--queues",
-        "rounds,celery",
+        queues,
     ]
     if beat_schedule is not None:
         command += ["--beat", "--schedule", str(beat_schedule)]
@@ -146,10 +148,12 @@ def workers(
     beat: bool = True,
     loglevel: str = "INFO",
     app: str = "workers.worker",
+    queues: str = "rounds,celery",
 ) -> Iterator[list[subprocess.Popen]]:
     """`count` Celery worker processes on the broker, the first also running the beat
     sweeper of overdue rounds (unless beat=False); stopped on the way out. `app` is the
-    module Celery loads (a test's own, built on workers.worker)."""
+    module Celery loads (a test's own, built on workers.worker); `queues` the queues
+    they consume (only `celery`: the self-contained tasks, no store needed)."""
     environment = {**os.environ, "REDIS_URL": broker, "REFEREE_DB": db, **(env or {})}
     schedule = working_folder(db) / "celerybeat-schedule"
     started = [
@@ -159,6 +163,7 @@ def workers(
                 beat_schedule=schedule if beat and n == 0 else None,
                 loglevel=loglevel,
                 app=app,
+                queues=queues,
             ),
             env=environment,
             preexec_fn=die_with_parent(os.getpid()),  # its own group; dies with this one

@@ -6,6 +6,7 @@ from celery import shared_task
 from flask import current_app
 
 from referee import notify
+from referee.bots.matches import Job, played
 from referee.bots.seats import PLAYED, play_move
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
@@ -102,6 +103,13 @@ def verify_log(log: str) -> dict:
 def verify_logs(logs: list[str]) -> list[dict]:
     """Verify a batch of JSONL logs sent whole (fewer round trips than one task each)."""
     return [report_of(verify_bytes(log.encode("utf-8"))) for log in logs]
+
+
+@shared_task(name="referee.bench_bot_game")
+def bench_bot_game(job: dict) -> dict:
+    """Play one game of the bots' strength table sent whole (a matches.Job's fields);
+    the strong seat's share, moves and CPU seconds (bench/bots.py collects them)."""
+    return played(Job(**job))
 
 
 @shared_task(name="referee.dispute_log")
