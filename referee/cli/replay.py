@@ -195,8 +195,10 @@ def _verify_on_workers(
     with tempfile.TemporaryDirectory() as tmp:
         with embedded.redis_url(Path(tmp), redis_url) as broker:
             unused = str(Path(tmp) / "unused.db")  # verifying needs no store
+            # the verify queue alone: on an operator's Redis, a worker with no store
+            # must not take the rounds' tasks
             local = embedded.workers(
-                count, broker=broker, db=unused, beat=False, loglevel="WARNING"
+                count, broker=broker, db=unused, beat=False, loglevel="WARNING", queues="celery"
             )
             with local if count else nullcontext():
                 celery = make_celery(broker)

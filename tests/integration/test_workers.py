@@ -2,12 +2,14 @@
 
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from referee import embedded
 from referee.bots import play
+from referee.cli import replay as replay_cli
 from referee.service import Referee
 from referee.store import LogicalClock, open_store
 from replays.log import dumps
@@ -102,3 +104,18 @@ def test_a_worker_forks_a_log_shipped_whole(worker, log):
     assert result["fork"]["at"] == seq - 1
     refused = worker.send_task("referee.dispute_log", args=[log, {"kind": "drop", "seq": 1}])
     assert refused.get(timeout=60)["error"]["code"] == "dispute/no_such_command"
+
+
+def test_workers_started_to_verify_take_only_the_verify_queue(monkeypatch, broker):
+    """On an operator's Redis, a worker `replay verify` starts (it has no store) must not
+    take the rounds' tasks."""
+    asked: dict = {}
+
+    @contextmanager
+    def started(count, **settings):
+        asked.update(settings, count=count)
+        yield []
+
+    monkeypatch.setattr(embedded, "workers", started)
+    assert list(replay_cli._verify_on_workers([], 2, broker)) == []
+    assert asked["count"] == 2 and asked["queues"] == "celery"
