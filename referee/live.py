@@ -49,6 +49,7 @@ class Hub:
         self._bells: dict[str, threading.Event] = {}
         self._waiting: dict[str, int] = {}  # streams waiting per game (the bell goes with the last)
         self._shared = Recent(SHARED_KEPT)
+        self.clock: Callable[[], float] = time.monotonic  # what is shared is kept a second
 
     def appended(self, game_id: str, seq: int) -> None:
         with self._lock:
@@ -74,7 +75,7 @@ class Hub:
         clock alone, news lost, still reads the store anew."""
         with self._lock:
             mark = (self._versions.get(game_id, 0), self._looks.get(game_id, 0))
-        return self._shared.held((game_id, key, mark, int(time.monotonic())), build)
+        return self._shared.held((game_id, key, mark, int(self.clock())), build)
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
         """True once news says the game is past `after`, or to look again; False after

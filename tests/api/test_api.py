@@ -688,7 +688,7 @@ def test_rulesets_list_galloping_horse(client):
         "unseat_bot",
     }
     assert set(horse["commands"]) == {"play_card", "hand_to_bot", "take_seat_back"}
-    assert horse["bot_levels"] == ["random", "standard"]
+    assert horse["bot_levels"] == ["random", "standard", "strong"]
     assert client.get("/rulesets/galloping-horse").get_json() == horse
 
 

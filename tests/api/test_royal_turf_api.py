@@ -133,7 +133,13 @@ def play_one(client, table: Table, turn: int) -> tuple[int, dict, dict]:
 def test_the_ruleset_page_lists_commands_and_options(client):
     described = client.get("/rulesets/royal-turf").get_json()
     assert (described["min_players"], described["max_players"]) == (2, 6)
-    assert set(described["commands"]) == {"place_bet", "move_horse", "set_standing_choices"}
+    assert set(described["commands"]) == {
+        "place_bet",
+        "move_horse",
+        "set_standing_choices",
+        "hand_to_bot",
+        "take_seat_back",
+    }
     assert set(described["standing_choices"]) == {"move_only_horse"}
     bet = described["commands"]["place_bet"]["fields"]
     assert bet["horse"]["enum"] == HORSES and bet["chip"]["enum"] == [0, 1, 2]
