@@ -1,77 +1,149 @@
 """Bots in seats, in a real browser against `referee serve` (its embedded worker plays
-the bots' moves): a newcomer starts a game against bots from the home page and plays it
-to the end by clicking; a seat goes quiet, the moderator hands it to a bot, and the
-player takes it back; a player lets a bot play for them and comes back."""
+the bots' moves): a newcomer starts a game of each ruleset against strong bots from the
+home page and plays it to the end by clicking, moderating it too where the rules ask the
+moderator to move; a seat goes quiet, the moderator hands it to a bot, and the player
+takes it back; a player lets a bot play for them and comes back."""
 
 import re
 
 import pytest
-from browsing import People, caught_up, create_game, shoot
+from browsing import (
+    BOT_ITERATIONS,
+    People,
+    caught_up,
+    create_game,
+    fill_options,
+    first_move,
+    shoot,
+)
 from playwright.sync_api import Page, expect
+from served import Http
 
-# (the game as the home page names it, the bots' level): a game against bots played to
-# its end from the home page; more games and levels join this list as their bots land
-AGAINST_BOTS = [("Galloping Horse", "standard")]
+# (the game as the home page names it, the options a newcomer sets on the form, how the
+# feed tells a move of the bot in seat 2, under its own name): a whole game of each
+# against strong bots, from the home page. Dark Horse West: no characters, which its form
+# says is for new players; every other option as the form has it
+AGAINST_BOTS = [
+    ("Galloping Horse", {}, r"Bot 2 played \w+\."),
+    ("Dark Horse", {}, r"Bot 2 (plays card|lays horse)"),
+    ("Royal Turf", {}, r"Bot 2 (bet chip \d on|moved) \w+"),
+    ("Dark Horse West", {"characters": "none"}, r"Bot 2 places .+ on "),
+    ("Blackout Middle", {}, r"Bot 2 seals orders for Round \d+"),
+]
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+MOST_ACTIONS = 1000  # the newcomer's, in one game: a bound for failing only
+SHOT_AT = 3  # the newcomer's page is shot when asked again after this many actions
+# moves the newcomer leaves alone: blackout-middle's trades and purchases between rounds'
+# orders (the bots neither make nor answer them)
+DEALS = re.compile(r"^(Offer|Accept|Decline|Withdraw) trade$|^Buy card$")
 
 
-def my_move(page: Page) -> None:
-    """The first move the seat's page offers: its first button, or the first choice of a
-    choice list; sent, and the page says it was done."""
-    group = page.locator("#moves form").first
-    buttons = group.locator("button[name=command]")
-    if buttons.count():
-        buttons.first.click()
-    else:
-        group.get_by_role("button").first.click()
-    expect(page.locator(".told")).to_contain_text("Done")
-
-
-def asked_or_over(page: Page) -> bool:
-    """Wait until the seat is asked to move (True) or the game is over (False)."""
-    asked = page.locator("#moves form")
-    expect(asked.first.or_(page.locator(".over"))).to_be_visible()
-    return page.locator(".over").count() == 0
-
-
-@pytest.mark.parametrize(("game", "level"), AGAINST_BOTS)
-def test_a_newcomer_plays_a_whole_game_against_bots_from_the_home_page(
-    people: People, game: str, level: str
+@pytest.mark.parametrize(("game", "options", "bot_moved"), AGAINST_BOTS)
+def test_a_newcomer_plays_a_whole_game_against_strong_bots_from_the_home_page(
+    people: People, site: Http, game: str, options: dict[str, str], bot_moved: str
 ):
     newcomer = people.open("/")
     newcomer.get_by_role("link", name=f"Play {game} against bots").click()
     expect(newcomer.get_by_role("heading", name=f"Play {game} against bots")).to_be_visible()
     newcomer.get_by_label("Your name").fill("Ann")
     seats = newcomer.locator("select[name=played_by]")
-    bots = [n for n in range(1, seats.count()) if seats.nth(n).input_value()]
-    assert bots, "every other seat starts as a bot"
-    for n in bots:
-        newcomer.get_by_label(f"Player {n + 1} played by").select_option(level)
-    shoot(newcomer, "against-bots")
+    bots = [seats.nth(n).input_value() for n in range(1, seats.count())]
+    assert bots[0] == "strong" and set(bots) <= {"strong", ""}  # every other seat, as it comes
+    fill_options(newcomer, **options)
+    slug = game.lower().replace(" ", "-")
+    newcomer.get_by_label("Seed (optional)").fill(f"browser-bots-{slug}")
+    if game == "Galloping Horse":
+        shoot(newcomer, "against-bots")
     newcomer.get_by_role("button", name="Create the game").click()
-    expect(newcomer.get_by_role("heading", name="Your game is ready")).to_contain_text("ready")
-    expect(newcomer.locator("p.bots")).to_contain_text(f"Bot 2 ({level})")
+    expect(newcomer.get_by_role("heading", name="Your game is ready")).to_be_visible()
+    expect(newcomer.locator("p.bots")).to_contain_text("Bot 2 (strong)")
+    expect(newcomer.locator(".you-moderate")).to_contain_text("You are this game's moderator too")
+    links = {  # kept, as the page says to
+        "seat": newcomer.get_by_label("Ann", exact=True).input_value(),
+        "moderator": newcomer.get_by_label("Moderator (you)").input_value(),
+    }
     newcomer.get_by_role("link", name="Play Ann's seat in this browser").click()
     expect(newcomer.locator(".you")).to_contain_text("You play Ann")
-    expect(newcomer.locator("#status .bots")).to_contain_text(f"Bot 2 ({level})")
-    moves = 0
-    while asked_or_over(newcomer):
-        my_move(newcomer)
-        moves += 1
-        if moves == 3:
-            shoot(newcomer, "against-bots-seat")
-    assert moves > 0
+    expect(newcomer.locator("#status .bots")).to_contain_text("Bot 2 (strong)")
+    acted = play_to_the_end(newcomer, links, f"against-bots-{slug}-seat")
+    assert acted >= SHOT_AT
+    expect(newcomer.locator(".over")).to_contain_text("The game is over")
     feed = newcomer.locator("#feed")
-    expect(feed).to_contain_text(re.compile(r"Bot 2 played"))  # a bot under its own name
+    expect(feed).to_contain_text(re.compile(bot_moved))  # a bot under its own name
     expect(feed).not_to_contain_text("Bot 2's bot")
     expect(newcomer.locator("#fairness")).to_contain_text("The log verifies")
-    shoot(newcomer, "against-bots-finished")
+    shoot(newcomer, f"against-bots-{slug}-finished")
+    assert f"strong bots' budget: {BOT_ITERATIONS} iterations" in served_log(site)
+
+
+def play_to_the_end(page: Page, links: dict[str, str], shot: str) -> int:
+    """The newcomer plays their seat until the game is over, whatever it asks: the first
+    move offered, the round's orders sealed as the form has them, and the moderator's
+    move on the moderator's page when the seat's page says the game waits for it; the
+    number of their actions."""
+    sealed = None  # the last round whose orders the newcomer sealed
+    for acted in range(MOST_ACTIONS):
+        asked = asked_of(page, sealed)
+        if asked == "over":
+            return acted
+        if acted == SHOT_AT:
+            shoot(page, shot)
+        if asked == "orders":
+            sealed = seal_orders(page)
+        elif asked == "move":
+            first_move(page)
+        else:
+            moderate(page, links)
+    raise AssertionError(f"the game did not end within {MOST_ACTIONS} of the newcomer's actions")
+
+
+def asked_of(page: Page, sealed: int | None) -> str:
+    """Wait until the seat's page asks something: `orders` (a round's orders not yet
+    sealed), `move`, `moderator` (the game waits for the moderator's move), or `over`."""
+    over = page.locator(".over")
+    orders = page.locator("#orders-h")
+    if sealed is not None:
+        orders = orders.filter(has_not_text=re.compile(rf"round {sealed}$"))
+    moves = page.locator("#play:not(:has(#orders)) #moves fieldset").filter(
+        has_not=page.locator("legend", has_text=DEALS)
+    )
+    moderator = page.locator(".moderator-asked")
+    expect(over.or_(orders).or_(moves).or_(moderator).first).to_be_visible()
+    for asked, where in (("over", over), ("orders", orders), ("move", moves)):
+        if where.count():
+            return asked
+    return "moderator"
+
+
+def seal_orders(page: Page) -> int:
+    """The open round's orders as the form offers them, sealed; the round's number."""
+    number = int(re.search(r"round (\d+)", page.locator("#orders-h").inner_text())[1])
+    page.get_by_role("button", name=f"Seal my orders for round {number}").click()
+    expect(page.locator(".told")).to_contain_text(f"Your orders for round {number} are sealed")
+    return number
+
+
+def moderate(page: Page, links: dict[str, str]) -> None:
+    """The newcomer is the game's moderator too: their seat's page says so, the
+    moderator's link takes this browser to the moderator's page, where the first move
+    offered is made, and the seat's link brings it back."""
+    expect(page.locator(".moderator-asked")).to_contain_text("Open the moderator's link")
+    page.goto(links["moderator"])
+    expect(page.locator(".you")).to_contain_text("You are the moderator")
+    first_move(page)
+    page.goto(links["seat"])
+    expect(page.locator(".you")).to_contain_text("You play Ann")
+
+
+def served_log(site: Http) -> str:
+    """What `referee serve` and its workers wrote (the site's own log files)."""
+    return "".join(f.read_text() for f in sorted(site.db.parent.glob("serve-*.log")))
 
 
 def until_turn_of(name: str, seats: dict[str, Page], watcher: Page) -> None:
     """Everyone plays their first move until it is `name`'s turn (on every page)."""
     while (mover := re.search(r"To move: (\w+)", watcher.locator(".turn").inner_text())[1]) != name:
-        my_move(seats[mover])
+        first_move(seats[mover])
         caught_up([watcher], seats[mover])
 
 
@@ -109,7 +181,7 @@ def test_a_quiet_seat_is_handed_to_a_bot_by_the_moderator_and_taken_back(people:
     until_turn_of("Ben", seats, public)
     his_own = feed.locator("li", has_text=re.compile(r"^(new )?Ben played \w+\.$"))
     before = his_own.count()
-    my_move(ben)  # his own move again, from his page
+    first_move(ben)  # his own move again, from his page
     expect(his_own).to_have_count(before + 1)
 
 
