@@ -48,7 +48,6 @@ def site(tmp_path_factory):
     yield from serving(tmp_path_factory.mktemp("site"), REFEREE_BOT_ITERATIONS=BOT_ITERATIONS)
 
 
-
 @pytest.fixture
 def people(browser, site):
     """People at the site; their browsers close after the test."""

@@ -49,7 +49,9 @@ def test_seats_the_form_gives_to_bots_are_named_and_played_by_them(app, client):
     assert shown["bots"] == {"1": "standard", "2": "random"}
 
 
-@pytest.mark.parametrize(("ruleset", "moves"), [("galloping-horse", False), ("blackout-middle", True)])
+@pytest.mark.parametrize(
+    ("ruleset", "moves"), [("galloping-horse", False), ("blackout-middle", True)]
+)
 def test_a_game_against_bots_tells_its_creator_they_moderate_it_too(client, ruleset, moves):
     form = client.get(f"/new/{ruleset}?against=bots").get_data(as_text=True)
     data = {"csrf_token": csrf(form), "player": ["Ann", "", ""], "seed": "s"}
