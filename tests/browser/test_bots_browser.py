@@ -16,8 +16,8 @@ from browsing import (
     first_move,
     shoot,
 )
-from playwright.sync_api import Page, expect
-from served import Http
+from playwright.sync_api import Page, Route, expect
+from served import ROOT, Http
 
 # (the game as the home page names it, the options a newcomer sets on the form, how the
 # feed tells a move of the bot in seat 2, under its own name): a whole game of each
@@ -36,6 +36,8 @@ SHOT_AT = 3  # the newcomer's page is shot when asked again after this many acti
 # moves the newcomer leaves alone: blackout-middle's trades and purchases between rounds'
 # orders (the bots neither make nor answer them)
 DEALS = re.compile(r"^(Offer|Accept|Decline|Withdraw) trade$|^Buy card$")
+TRADES = ROOT / "replays" / "corpus" / "blackout-middle" / "blackout-middle-scenario-trades.jsonl"
+VOTE_CALLED = 231  # its lines up to the vote on the Elimination Candidate being called
 
 
 @pytest.mark.parametrize(("game", "options", "bot_moved"), AGAINST_BOTS)
@@ -133,6 +135,62 @@ def moderate(page: Page, links: dict[str, str]) -> None:
     first_move(page)
     page.goto(links["seat"])
     expect(page.locator(".you")).to_contain_text("You play Ann")
+
+
+def test_a_player_who_moderates_too_records_the_vote_their_seats_page_waits_for(
+    people: People, site: Http
+):
+    """Blackout-middle's awards at the vote on the Elimination Candidate, which only the
+    moderator records (a recorded game, imported just before the vote): the seat's page
+    says the game waits for the moderator, and its player, who moderates too, records it
+    on the moderator's page and comes back to the end."""
+    lines = TRADES.read_bytes().splitlines(keepends=True)[:VOTE_CALLED]
+    body = {"log": b"".join(lines).decode(), "seed": "blackout-middle/trades"}
+    status, made = site.call("POST", "/games/import", body=body)
+    assert status == 201, made
+    join = f"{site.base}/join/{made['game_id']}?token="
+    links = {"seat": join + made["seats"][0]["token"], "moderator": join + made["moderator_token"]}
+    ann = people.open(links["seat"])
+    expect(ann.locator(".turn")).to_contain_text("To move: the moderator.")
+    shoot(ann, "moderator-asked")
+    moderate(ann, links)
+    expect(ann.locator(".over")).to_contain_text("The game is over")
+    expect(ann.locator("#feed")).to_contain_text("The vote on the Elimination Candidate: Ann for")
+
+
+def test_a_live_answer_that_comes_after_a_newer_one_is_dropped(people: People, site: Http):
+    """Moves in quick succession (bots') overlap a page's fetches of its view: the answer
+    for the older version, coming after the newer one was shown, leaves the page as it is
+    (it stayed behind the game, asking nothing, when it did not)."""
+    moderator = people.open("/")
+    links = create_game(moderator, "Galloping Horse", PLAYERS, "browser-out-of-order")
+    ann, ben = people.open(links["Ann"]), people.open(links["Ben"])
+    spectator = people.open(links["public"])
+    spectator.evaluate(COUNT_PARSED)
+    held: list[Route] = []
+    spectator.route(
+        re.compile(r"/part$"), lambda route: held.append(route) if not held else route.continue_()
+    )
+    with spectator.expect_request(re.compile(r"/part$")):
+        first_move(ann)  # the spectator's page asks for its view after Ann's move: held
+    older = site.call("GET", links["public"].replace(site.base, "") + "/part", raw=True)[1]
+    first_move(ben)
+    caught_up([spectator], ben)  # the answer after Ben's move came first, and is shown
+    held[0].fulfill(status=200, content_type="text/html; charset=utf-8", body=older)
+    spectator.wait_for_function("() => window.parsed >= 2")  # both answers read
+    caught_up([spectator], ben)
+
+
+# counts the views a page has read (each read is shown, or dropped, at once)
+COUNT_PARSED = """() => {
+  window.parsed = 0;
+  const parse = DOMParser.prototype.parseFromString;
+  DOMParser.prototype.parseFromString = function (...args) {
+    const parsed = parse.apply(this, args);
+    if (parsed.getElementById("live")) window.parsed += 1;
+    return parsed;
+  };
+}"""
 
 
 def served_log(site: Http) -> str:
