@@ -54,8 +54,14 @@ def bot_move(game_id: str, version: int, seat: int) -> str:
     the seat; `played` or why not (`stale`, `not_asked`, `no_move`)."""
     budget = current_app.config["BOT_ITERATIONS"] or None
     outcome = play_move(current_app.extensions["referee"], game_id, version, seat, budget)
-    if outcome == PLAYED:
-        log.info("game %s: the bot of seat %d moved at version %d", game_id, seat, version)
+    if outcome == PLAYED:  # with the host's budget, so an operator sees the setting apply
+        log.info(
+            "game %s: the bot of seat %d moved at version %d (strong bots' budget: %s)",
+            game_id,
+            seat,
+            version,
+            f"{budget} iterations" if budget else "each ruleset's own",
+        )
     return outcome
 
 

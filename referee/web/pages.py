@@ -102,7 +102,14 @@ def new_game(ruleset_id: str):
         )
     except RefereeError as error:
         return render_template("new.html", form=form, error=error), error.status
-    answer = Response(render_template("created.html", created=created, links=invite_links(created)))
+    answer = Response(
+        render_template(
+            "created.html",
+            created=created,
+            links=invite_links(created),
+            moderator_moves=present.moderator_moves(registry.get(form.ruleset["id"])),
+        )
+    )
     answer.headers["Cache-Control"] = "no-store"  # the links are in it
     return seats.keep(answer, created["game_id"], created["moderator_token"])
 

@@ -146,6 +146,12 @@ def page(
     return shown
 
 
+def moderator_moves(rules: ModuleType) -> bool:
+    """Whether the rules give the moderator moves of their own (blackout-middle's vote),
+    as the engine offers them (game.legal)."""
+    return bool(vars(rules).get("MODERATOR_COMMANDS"))
+
+
 def subscriptions_of(service: Referee, game_id: str, role: str) -> list[dict[str, Any]]:
     """The viewer's subscriptions, each with its last few deliveries."""
     held = service.subscriptions

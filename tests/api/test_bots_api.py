@@ -238,3 +238,16 @@ def test_the_time_asked_is_the_services(client, referee):
     rows = referee.store.query("SELECT sent_at FROM bots_due")
     assert [row[0] for row in rows] == [T0]
     assert created.status_code == 201
+
+
+def test_the_strong_bots_budget_is_each_rulesets_own_unless_the_host_sets_one(
+    tmp_path, monkeypatch
+):
+    monkeypatch.delenv("REFEREE_BOT_ITERATIONS", raising=False)
+    made = create_app({"REFEREE_DB": str(tmp_path / "own.db")})
+    assert made.config["BOT_ITERATIONS"] == 0  # each ruleset's own, about a second a move
+    made.extensions["referee"].store.close()
+    monkeypatch.setenv("REFEREE_BOT_ITERATIONS", "30")
+    made = create_app({"REFEREE_DB": str(tmp_path / "set.db")})
+    assert made.config["BOT_ITERATIONS"] == 30
+    made.extensions["referee"].store.close()

@@ -8,6 +8,11 @@ from served import ROOT
 SHOTS = ROOT / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+# The strong bots' search budget a move on the tests' site (REFEREE_BOT_ITERATIONS), where
+# each ruleset's own is about a second of a core: whole games against strong bots would
+# take many minutes on a busy 2-core machine. The pages play the same search on a smaller
+# budget; how strong the bots are at their own is bench/bots.py's business, not this.
+BOT_ITERATIONS = "30"
 
 
 class People:
@@ -78,18 +83,7 @@ def create_game(
     moderator.get_by_role("link", name=f"New {game} game").click()
     for n, name in enumerate(players):
         moderator.get_by_label(f"Player {n + 1}", exact=True).fill(name)
-    fields: dict[str, str] = {}
-    for key, value in options.items():
-        if isinstance(value, tuple):
-            value, fields[f"option-{key}-unit"] = value
-        fields[f"option-{key}"] = value
-    fields.update({f"clock-{k}": v for k, v in (clock or {}).items()})
-    for name, value in fields.items():
-        field = moderator.locator(f"#{name}")
-        if field.evaluate("element => element.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
+    fill_options(moderator, clock, **options)
     moderator.get_by_label("Seed (optional)").fill(seed)
     moderator.get_by_label("Seed (optional)").press("Enter")  # the form sent from the keyboard
     if short:
@@ -101,3 +95,38 @@ def create_game(
     links["moderator"] = moderator.get_by_label("Moderator (you)").input_value()
     links["public"] = moderator.get_by_label("Spectators (public)").input_value()
     return links
+
+
+def fill_options(
+    page: Page, clock: dict[str, str] | None = None, **options: str | tuple[str, str]
+) -> None:
+    """Set options (and the turn clock's fields) on a new-game form, by name: the text to
+    type or the choice; a length as (number, unit)."""
+    fields: dict[str, str] = {}
+    for key, value in options.items():
+        if isinstance(value, tuple):
+            value, fields[f"option-{key}-unit"] = value
+        fields[f"option-{key}"] = value
+    fields.update({f"clock-{k}": v for k, v in (clock or {}).items()})
+    for name, value in fields.items():
+        field = page.locator(f"#{name}")
+        if field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+
+
+def first_move(page: Page) -> None:
+    """The first move the page offers, as a player who takes whatever comes first: the
+    first button of the first kind of move, or the first entry of its choice list; sent,
+    and the page says it was done (a sealed choice: recorded)."""
+    group = page.locator("#moves fieldset").first
+    expect(group).to_be_visible()
+    choices = group.locator("select")
+    if choices.count():
+        choices.select_option(index=0)
+    group.locator("button").first.click()
+    expect(page.locator(".told")).to_contain_text(DONE)
+
+
+DONE = re.compile(r"Done|Your sealed choice is recorded")

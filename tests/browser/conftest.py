@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browsing import People
+from browsing import BOT_ITERATIONS, People
 from playwright.sync_api import expect
 from served import serving
 
@@ -44,7 +44,8 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The whole service, as `make run` starts it, shared by the browser tests."""
-    yield from serving(tmp_path_factory.mktemp("site"))
+    # strong bots on a small budget, so whole games against them are short (browsing.py)
+    yield from serving(tmp_path_factory.mktemp("site"), REFEREE_BOT_ITERATIONS=BOT_ITERATIONS)
 
 
 @pytest.fixture

@@ -2,24 +2,11 @@
 clicking: setup (characters, cities, towns, rails), the Placement Phase (dice on actions,
 from choice lists) and the Collection Phase, every move the first one offered."""
 
-from browsing import People, caught_up, shoot, to_move
-from playwright.sync_api import Page, expect
+from browsing import People, caught_up, first_move, shoot, to_move
+from playwright.sync_api import expect
 
 PLAYERS = ["Ann", "Ben"]
 MOST_MOVES = 400  # a bound for failing only
-
-
-def first_move(page: Page) -> None:
-    """The first move the page offers: a button, or the first entry of a choice list."""
-    group = page.locator("#moves fieldset").first
-    expect(group).to_be_visible()
-    choices = group.locator("select")
-    if choices.count():
-        choices.select_option(index=0)
-        group.locator("button").first.click()
-    else:
-        group.locator("button").first.click()
-    expect(page.locator(".told")).to_contain_text("Done")
 
 
 def test_two_players_play_the_first_game_turn_by_clicking(people: People):

@@ -4,16 +4,22 @@ mark refused from a form, and the sentences that say a bot moved ("Ann's bot pla
 
 import html
 import re
+from pathlib import Path
 
+import pytest
 from test_pages import create, csrf, events, links, seated
 
 from referee.bots import seats
 from referee.engine import game, registry
 from referee.engine.events import MODERATOR
+from referee.imports import import_log
 from referee.web import story
 from referee.web.newgame import clock_from
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
+CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"
+TRADES = CORPUS / "blackout-middle" / "blackout-middle-scenario-trades.jsonl"
+VOTE_CALLED = 231  # its lines up to the vote on the Elimination Candidate being called
 
 
 def page_of(browser, game_id: str) -> str:
@@ -41,6 +47,37 @@ def test_seats_the_form_gives_to_bots_are_named_and_played_by_them(app, client):
     shown = app.extensions["referee"].view(game_id, None)
     assert shown["players"] == ["Ann", "Bot 2", "Robo", "Dan"]
     assert shown["bots"] == {"1": "standard", "2": "random"}
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "moves"), [("galloping-horse", False), ("blackout-middle", True)]
+)
+def test_a_game_against_bots_tells_its_creator_they_moderate_it_too(client, ruleset, moves):
+    form = client.get(f"/new/{ruleset}?against=bots").get_data(as_text=True)
+    data = {"csrf_token": csrf(form), "player": ["Ann", "", ""], "seed": "s"}
+    data["played_by"] = ["", "standard", "standard"]
+    if ruleset == "galloping-horse":
+        data.update(player=[*data["player"], ""], played_by=[*data["played_by"], "random"])
+    page = html.unescape(client.post(f"/new/{ruleset}", data=data).get_data(as_text=True))
+    assert "You are this game's moderator too" in page
+    assert ("This game's rules also ask the moderator to move" in page) is moves
+
+
+def test_a_seat_whose_game_waits_for_the_moderator_is_told_how_to_move_as_moderator(app):
+    """Blackout-middle's awards, at the vote on the Elimination Candidate the moderator
+    records (a recorded game, imported just before the vote)."""
+    log = b"".join(TRADES.read_bytes().splitlines(keepends=True)[:VOTE_CALLED])
+    made = import_log(app.extensions["referee"], log, seed="blackout-middle/trades")
+    game_id, tokens = made["game_id"], [s["token"] for s in made["seats"]]
+    ann = seated(app, f"/join/{game_id}?token={tokens[0]}")
+    mine = page_of(ann, game_id)
+    assert "To move: <strong>the moderator</strong>." in mine
+    assert "The game waits for the moderator's move. Are you this game's moderator" in mine
+    public = page_of(app.test_client(), game_id)
+    assert "The game waits for the moderator's move.</p>" in public
+    moderator = seated(app, f"/join/{game_id}?token={made['moderator_token']}")
+    theirs = page_of(moderator, game_id)
+    assert "waits for the moderator" not in theirs and "Record ec vote" in theirs
 
 
 def test_a_bot_level_no_bot_plays_is_said_on_the_form(app, client, monkeypatch):

@@ -59,6 +59,9 @@ async function refresh() {
   const live = document.getElementById("live");
   const next = fresh.getElementById("live");
   if (!live || !next) return;
+  // moves made in quick succession (bots') overlap their fetches: an answer that comes
+  // after a newer one was shown is dropped, or the page would stay behind the game
+  if (Number(next.dataset.version) < Number(live.dataset.version)) return;
   const keep = new Map();
   for (const region of live.querySelectorAll("[data-region]")) {
     if (edited.has(region) || region.contains(document.activeElement) && region.id === "orders") {
