@@ -10,29 +10,15 @@ game.step gives for the same commands and the same Rng (tests/bots/test_simulate
 from types import ModuleType
 from typing import Any
 
-from ..engine import clocks, disputes, game, rounds
+from ..engine import game, rounds
 from ..engine.events import MODERATOR, PUBLIC, REFEREE, Event, event
 from ..engine.game import ACTIVE, Actor, State
 from ..engine.rng import Rng
 from ..engine.sealed import COMMITTED, REVEALED, SUBMITTED
 
 Command = dict[str, Any]
-# the events game.apply may keep from the rules (it hands on those a game does not use)
-ENGINE_EVENTS = frozenset(
-    {
-        "GameCreated",
-        "GameEnded",
-        "GameAbandoned",
-        "SeedRevealed",
-        "StandingChoicesSet",
-        "StandingChoiceApplied",
-        "GameForked",
-        *game.MODERATOR_EVENTS,
-        *clocks.EVENTS,
-        *disputes.EVENTS,
-        *rounds.EVENTS,
-    }
-)
+# the events game.apply takes itself, and the game's creation
+ENGINE_EVENTS = game.ENGINE_EVENTS | {"GameCreated"}
 SUBMIT = "submit_orders"
 RESOLVE = "resolve_round"
 # the time a round is resolved at when nobody said (only a deadline counts from it)

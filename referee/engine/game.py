@@ -454,7 +454,7 @@ def apply(state: State | None, record: Record) -> State:
     assert state is not None, "the first event of a game must be GameCreated"
     state = dict(state)
     state["seq"] = record["seq"]
-    if kind not in _ENGINE_EVENTS:  # most events are the rules': no engine kind to test
+    if kind not in ENGINE_EVENTS:  # most events are the rules': no engine kind to test
         state["rules"] = rules_of(state).apply(state["rules"], record)
     elif kind == "GameEnded":
         state["status"], state["outcome"] = FINISHED, record["payload"]["outcome"]
@@ -489,7 +489,7 @@ def apply(state: State | None, record: Record) -> State:
 
 
 # every kind `apply` may take itself (a kind of clocks or rounds only in a game with them)
-_ENGINE_EVENTS = frozenset(
+ENGINE_EVENTS = frozenset(
     (
         "GameEnded",
         "GameAbandoned",

@@ -263,4 +263,4 @@ def test_a_bot_seated_under_the_referees_autopilot_takes_over_from_it():
 
 def test_every_engine_event_is_folded_by_the_engine_not_the_rules():
     kinds = {*clocks.EVENTS, *seating.EVENTS, *disputes.EVENTS, *rounds.EVENTS}
-    assert kinds <= game._ENGINE_EVENTS
+    assert kinds <= game.ENGINE_EVENTS

@@ -15,6 +15,7 @@ from .scoring import outcome
 from .state import OVER, PLACEMENT, apply
 from .turns import decide, legal, to_move
 from .versions import FIRST
+from .views import PUBLIC
 from .worth import POINT, Worth, plain_placements
 
 State = dict[str, Any]
@@ -33,43 +34,7 @@ CITY_LATER, TOWN_LATER = 250, 120  # what a city and a town will bring beyond th
 TOWN_SITE, CITY_SITE = 10, 40  # a site the seat's rails reach, for a town and for a city
 RESOURCE_LATER = 20  # what a resource held will bring
 # the view's keys that are the table's own, as they are
-KEPT = (
-    "phase",
-    "round",
-    "order",
-    "characters",
-    "goods",
-    "roles",
-    "cities",
-    "towns",
-    "rails",
-    "face_up",
-    "discard",
-    "events",
-    "temporary",
-    "removed",
-    "dice",
-    "placements",
-    "ghosts",
-    "pawns",
-    "gun_dice",
-    "bonus",
-    "jail",
-    "in_jail",
-    "end",
-    "result",
-    "solitaire",
-    "used",
-    "settled",
-    "start_rails",
-    "character_mode",
-    "characters_in_play",
-    "deck_option",
-    "tiles_face_up",
-    "gunslinger",
-    "map",
-    "step",
-)
+KEPT = (*PUBLIC, "map", "step")
 
 
 # --- sample ------------------------------------------------------------------------------
