@@ -43,7 +43,7 @@ PROGRAM = textwrap.dedent(
 
     gevent.spawn(tick)
     gevent.sleep(0)
-    print("ticked", beside_loop(spin, 30.0))
+    print("ticked", beside_loop(spin, 30.0) >= 3)  # the loop may tick again before the return
     try:
         beside_loop(fails)
     except ValueError as error:
@@ -56,7 +56,7 @@ def test_long_work_runs_beside_the_loop_which_keeps_serving():
     done = subprocess.run(
         [sys.executable, "-c", PROGRAM], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.splitlines() == ["ticked 3", "raised said so"], done.stderr
+    assert done.stdout.splitlines() == ["ticked True", "raised said so"], done.stderr
 
 
 def test_outside_a_gevent_process_the_work_runs_in_place():
