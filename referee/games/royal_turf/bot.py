@@ -19,9 +19,8 @@ from .cards import deck, horse_of
 from .data import DIE, FACES, GATES, HORSES, ROYAL_TURF_CARDS, ROYAL_TURF_PER_HORSE
 from .payouts import table
 from .scoring import outcome
-from .state import BETTING, RACING, betting_rounds, chips_of
+from .state import BETTING, RACING, TERMS, betting_rounds, chips_of
 from .track import stop
-from .views import TERMS
 
 State = dict[str, Any]
 Command = dict[str, Any]

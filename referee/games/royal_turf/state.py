@@ -14,10 +14,8 @@ from .options import LEGACY, VARIANTS
 State = dict[str, Any]
 Payload = dict[str, Any]
 SETUP, BETTING, RACING, OVER = "setup", "betting", "racing", "over"
-KEPT = (
-    *VARIANTS,
-    "track_length",
-    "pace_space",
+# the table's terms a view shows as options
+TERMS = (
     "payouts",
     "pace_bonus",
     "last_place_penalty",
@@ -25,6 +23,7 @@ KEPT = (
     "allow_negative_balance",
     "tiebreak",
 )
+KEPT = (*VARIANTS, "track_length", "pace_space", *TERMS)
 
 
 def initial(players: list[str], options: dict[str, Any]) -> State:

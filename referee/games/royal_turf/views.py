@@ -11,17 +11,9 @@ from typing import Any
 from ...engine.events import MODERATOR
 from .cards import spec
 from .data import HORSES
-from .state import option
+from .state import TERMS, option
 
 State = dict[str, Any]
-TERMS = (
-    "payouts",
-    "pace_bonus",
-    "last_place_penalty",
-    "race_multipliers",
-    "allow_negative_balance",
-    "tiebreak",
-)
 
 
 def view(state: State, viewer: int | str | None) -> dict[str, Any]:
