@@ -172,9 +172,9 @@ WEBHOOKS = [
     "http://127.0.0.1.:{port}/x",
     "http://user@127.0.0.1:{port}/x",
     "http://127.0.0.1:5000/games",  # the referee's own port
-    "http://10.0.0.5/x",
-    "http://172.16.0.1/x",
-    "http://192.168.1.1/x",
+    "http://10.0.0.5/x",  # refused at subscribe: never connected
+    "http://172.16.0.1/x",  # refused at subscribe: never connected
+    "http://192.168.1.1/x",  # refused at subscribe: never connected
     "http://100.64.0.1/x",
     "http://169.254.169.254/latest/meta-data/",
     "http://metadata.internal/computeMetadata/v1/",
