@@ -74,6 +74,7 @@ class Pieces:
     evaluate: Callable[[dict[str, Any], int], list[Any]] | None = None
     playout_moves: int | None = None
     orders: Callable[[dict[str, Any], int, Rng], list[Any]] | None = None
+    opponents_searched: bool = True
 
     @classmethod
     def of(cls, module: ModuleType) -> "Pieces":
@@ -84,6 +85,7 @@ class Pieces:
             evaluate=getattr(module, "evaluate", None),
             playout_moves=getattr(module, "PLAYOUT_MOVES", None),
             orders=getattr(module, "orders", None),
+            opponents_searched=getattr(module, "OPPONENTS_SEARCHED", True),
         )
 
 
@@ -226,7 +228,10 @@ def _grouped(
     grouped: dict[Key, list[Command]] = {}
     for command in moves:
         key = canonical(command)
-        if mover != run.seat and not _visible(node, state, mover, key, command, chance, run.seat):
+        if mover != run.seat and (
+            not run.pieces.opponents_searched
+            or not _visible(node, state, mover, key, command, chance, run.seat)
+        ):
             key = UNSEEN
         grouped.setdefault(key, []).append(command)
     return grouped

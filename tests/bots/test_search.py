@@ -152,3 +152,43 @@ def test_a_seat_that_sent_orders_searches_its_orders_again():
     for i in range(len(moves) + 2):
         search.iterate(run, Rng(f"again/{i}"))
     assert sum(search.root_visits(run)) == len(moves) + 2
+
+
+def test_a_ruleset_may_have_other_seats_play_by_its_policy_not_the_tree():
+    """Dark Horse's bot (OPPONENTS_SEARCHED = False): another seat's move, visible or
+    not, is one edge drawn by the policy on the sampled table; what it showed the observer
+    still picks the child node. With the default every visible move is an edge of its own."""
+    seed = "search/opponents"
+    state = game.fold(game.create("dark-horse", PLAYERS, {}, seed, now=T0))
+    rng = Rng("opponents")
+    for turn in range(10):
+        actor, command = choose(state, rng, turn)
+        state = game.step(state, actor, command, seed)[1]
+    seat = next(a for a in game.to_move(state) if isinstance(a, int))
+    view = game.view(state, seat)
+    bot = levels.bot_of("dark-horse")
+    assert bot.OPPONENTS_SEARCHED is False
+
+    def others(searched: bool) -> tuple[set, int]:
+        pieces = search.Pieces.of(bot)
+        pieces.opponents_searched = searched
+        run = search.Search(view, seat, list(view["legal"]), pieces)
+        for i in range(300):
+            search.iterate(run, Rng(f"opponents/{i}"))
+        keys = other_seats_keys(run.root, seat)
+        return {key == search.UNSEEN for key in keys}, len(keys)
+
+    by_policy, searched = others(False), others(True)
+    assert by_policy[0] == {True} and by_policy[1] > 0
+    assert searched[0] == {False} and searched[1] > by_policy[1]
+
+
+def other_seats_keys(node: search.Node, seat: int) -> list[bytes]:
+    """The keys of the edges of seats other than `seat`, in a tree."""
+    found = []
+    for (mover, key), edge in node.edges.items():
+        if isinstance(mover, int) and mover != seat:
+            found.append(key)
+        for child in edge.after.values():
+            found.extend(other_seats_keys(child, seat))
+    return found

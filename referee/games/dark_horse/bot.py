@@ -16,8 +16,9 @@ points as the line stands, with what its hand is still worth), each ODDS_POINTS 
 ahead doubling a seat's odds. A win or a loss at the end of a random race says little
 about the move that led to it (docs/bots.md); the estimate says more, for less.
 `policy` plays a move the way tactics.py judges moves at a glance, with some drawn at
-random (for playouts that go on, when PLAYOUT_MOVES allows). `ITERATIONS` is the strong
-level's budget.
+random; it plays the other seats' moves in the search too (OPPONENTS_SEARCHED = False),
+each by its own sampled cards, where the one tree would have them pick their moves knowing
+this seat's bets. `ITERATIONS` is the strong level's budget.
 """
 
 from collections import Counter
@@ -40,6 +41,9 @@ ITERATIONS = 1600
 PLAYOUT_MOVES = 0
 # each ODDS_POINTS points a seat stands ahead doubles its odds of winning
 ODDS_POINTS = 2
+# the other seats' moves are drawn by the policy on the sampled table, not searched: in the
+# one tree they would choose knowing this seat's betting cards (docs/bots.md, "Dark Horse")
+OPPONENTS_SEARCHED = False
 # a playout move is the policy's best 3 times in 4, else any legal move
 GREEDY_IN, GREEDY_OUT_OF = 3, 4
 
