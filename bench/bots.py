@@ -60,10 +60,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, middle - half), min(1.0, middle + half)
 
 
-def target(matchup: str, players: int) -> Fraction:
+def target(matchup: str, players: int) -> Fraction | None:
     """The product's target share: in 2-player games 3/4 against random and 3/5 against
     standard; in games of n players 2/n and 1.5/n; better than an even 1/n against a
-    tenth of the budget."""
+    tenth of the budget. A game of one seat (Solitaire) has no other seat to beat: none."""
+    if players == 1:
+        return None
     if players == 2 and matchup != "tenth":
         return {"random": Fraction(3, 4), "standard": Fraction(3, 5)}[matchup]
     return {"random": Fraction(2), "standard": Fraction(3, 2), "tenth": Fraction(1)}[
@@ -77,6 +79,7 @@ def matchup_row(jobs: list[Job], results: list[dict[str, Any]]) -> dict[str, Any
     total = sum(Fraction(*r["share"]) for r in results)
     moves = sum(r["moves"] for r in results)
     low, high = wilson(float(total), len(results))
+    aim = target(job.matchup, job.players)
     return {
         "ruleset": job.ruleset,
         "players": job.players,
@@ -87,7 +90,7 @@ def matchup_row(jobs: list[Job], results: list[dict[str, Any]]) -> dict[str, Any
         "share": round(float(total) / len(results), 4),
         "low": round(low, 4),
         "high": round(high, 4),
-        "target": round(float(target(job.matchup, job.players)), 4),
+        "target": None if aim is None else round(float(aim), 4),
         "cpu_seconds_per_strong_move": round(sum(r["cpu"] for r in results) / max(1, moves), 3),
         "strong_moves": moves,
     }
@@ -169,24 +172,58 @@ def printed(rows: list[dict[str, Any]]) -> None:
         table.add_column(column)
     for r in rows:
         shown = f"{r['share']:.3f} ({r['low']:.3f}-{r['high']:.3f})"
-        ok = "" if r["low"] >= r["target"] else " (not shown)"
+        ok = "" if verdict(r) in ("yes", "-") else f" ({verdict(r)})"
         table.add_row(
             r["ruleset"], str(r["players"]), r["matchup"], str(r["iterations"]), str(r["games"]),
-            shown, f"{r['target']:.3f}{ok}", f"{r['cpu_seconds_per_strong_move']:.2f}",
+            shown, f"{aimed(r)}{ok}", f"{r['cpu_seconds_per_strong_move']:.2f}",
         )  # fmt: skip
     console.print(table)
 
 
+def verdict(row: dict[str, Any]) -> str:
+    """yes: the interval's low end reaches the target; no: its high end falls short;
+    not shown: the interval holds the target (more games would tell); -: no target."""
+    if row["target"] is None:
+        return "-"
+    if row["low"] >= row["target"]:
+        return "yes"
+    return "no" if row["high"] < row["target"] else "not shown"
+
+
+def aimed(row: dict[str, Any]) -> str:
+    return "-" if row["target"] is None else f"{row['target']:.2f}"
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The rows as docs/bots.md's table: by ruleset, seats and match-up."""
+    order = {m: i for i, m in enumerate(MATCHUPS)}
+    against = {"random": "random", "standard": "standard", "tenth": "strong, tenth budget"}
+    head = ("ruleset", "n", "against", "iterations", "games", "win share (95%)", "target")
+    lines = ["| " + " | ".join((*head, "met", "CPU s/move")) + " |", "|---" * 9 + "|"]
+    for r in sorted(rows, key=lambda r: (r["ruleset"], r["players"], order[r["matchup"]])):
+        whom = "nobody (Solitaire)" if r["players"] == 1 else against[r["matchup"]]
+        lines.append(
+            f"| {r['ruleset']} | {r['players']} | {whom} | {r['iterations']} "
+            f"| {r['games']} | {r['share']:.2f} ({r['low']:.2f}-{r['high']:.2f}) "
+            f"| {aimed(r)} | {verdict(r)} | {r['cpu_seconds_per_strong_move']:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     args = arguments()
+    if args.markdown:
+        print(markdown(json.loads(args.out.read_text())["rows"]))
+        return
     rules = registry.get(args.ruleset)
     players = args.players or getattr(rules, "DEFAULT_PLAYERS", rules.MIN_PLAYERS)
     bot = levels.bot_of(args.ruleset)
     budget = args.iterations or getattr(bot, "ITERATIONS", levels.DEFAULT_ITERATIONS)
     options = json.dumps(json.loads(args.options), sort_keys=True)
+    against = args.against[:1] if players == 1 else args.against  # alone, no one to face
     jobs = {
         m: [Job(args.ruleset, players, options, m, i, budget) for i in range(args.games)]
-        for m in args.against
+        for m in against
     }
     try:
         tabled(args, jobs)
@@ -217,7 +254,7 @@ def tabled(args: argparse.Namespace, jobs: dict[str, list[Job]]) -> None:
 def arguments() -> argparse.Namespace:
     """The command line; where the games are played defaults to this machine's CPUs."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("ruleset")
+    parser.add_argument("ruleset", nargs="?")
     parser.add_argument("--players", type=int)
     parser.add_argument("--options", default="{}", help="the game's options, as JSON")
     parser.add_argument("--games", type=int, default=40, help="games per match-up")
@@ -237,7 +274,12 @@ def arguments() -> argparse.Namespace:
         help="Celery worker processes to start here (default: this machine's CPUs; "
         "none with --broker)",
     )
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the rows in --out as docs/bots.md's table"
+    )
     args = parser.parse_args()
+    if not args.markdown and args.ruleset is None:
+        parser.error("a ruleset, or --markdown")
     if args.games < 1:
         parser.error("--games: at least 1")
     if args.local and args.workers is not None:
