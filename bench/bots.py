@@ -3,7 +3,8 @@ standard seats, and against strong seats with a tenth of its budget, over seeded
 played through the pure engine (referee/bots/matches.py). The strong seat goes round the
 table (game i: seat i mod players). Prints and writes, per match-up, the strong seat's
 win share (a k-way tie counts 1/k) with a 95% Wilson interval, the target, and the CPU
-seconds per strong move; var/bench/bots.json keeps one row per ruleset, players, options
+seconds per strong move (and per move it searched: one with more than one legal command, or
+orders in a round); var/bench/bots.json keeps one row per ruleset, players, options
 and match-up (a new run replaces its own rows).
 
 Every game is a Celery task (referee.bench_bot_game): on W worker processes started here
@@ -78,6 +79,7 @@ def matchup_row(jobs: list[Job], results: list[dict[str, Any]]) -> dict[str, Any
     job = jobs[0]
     total = sum(Fraction(*r["share"]) for r in results)
     moves = sum(r["moves"] for r in results)
+    searched = sum(r["searched"] for r in results)
     low, high = wilson(float(total), len(results))
     aim = target(job.matchup, job.players)
     return {
@@ -93,6 +95,10 @@ def matchup_row(jobs: list[Job], results: list[dict[str, Any]]) -> dict[str, Any
         "target": None if aim is None else round(float(aim), 4),
         "cpu_seconds_per_strong_move": round(sum(r["cpu"] for r in results) / max(1, moves), 3),
         "strong_moves": moves,
+        "cpu_seconds_per_searched_move": round(
+            sum(r["searched_cpu"] for r in results) / max(1, searched), 3
+        ),
+        "searched_moves": searched,
     }
 
 
@@ -194,18 +200,27 @@ def aimed(row: dict[str, Any]) -> str:
     return "-" if row["target"] is None else f"{row['target']:.2f}"
 
 
+def searched_cpu(row: dict[str, Any]) -> str:
+    """CPU seconds per move the strong seat searched (rows of runs before it was counted
+    have none)."""
+    cpu = row.get("cpu_seconds_per_searched_move")
+    return "-" if cpu is None else f"{cpu:.2f}"
+
+
 def markdown(rows: list[dict[str, Any]]) -> str:
     """The rows as docs/bots.md's table: by ruleset, seats and match-up."""
     order = {m: i for i, m in enumerate(MATCHUPS)}
     against = {"random": "random", "standard": "standard", "tenth": "strong, tenth budget"}
     head = ("ruleset", "n", "against", "iterations", "games", "win share (95%)", "target")
-    lines = ["| " + " | ".join((*head, "met", "CPU s/move")) + " |", "|---" * 9 + "|"]
+    tail = ("met", "CPU s/move", "CPU s/searched move")
+    lines = ["| " + " | ".join((*head, *tail)) + " |", "|---" * 10 + "|"]
     for r in sorted(rows, key=lambda r: (r["ruleset"], r["players"], order[r["matchup"]])):
         whom = "nobody (Solitaire)" if r["players"] == 1 else against[r["matchup"]]
         lines.append(
             f"| {r['ruleset']} | {r['players']} | {whom} | {r['iterations']} "
             f"| {r['games']} | {r['share']:.2f} ({r['low']:.2f}-{r['high']:.2f}) "
-            f"| {aimed(r)} | {verdict(r)} | {r['cpu_seconds_per_strong_move']:.2f} |"
+            f"| {aimed(r)} | {verdict(r)} | {r['cpu_seconds_per_strong_move']:.2f} "
+            f"| {searched_cpu(r)} |"
         )
     return "\n".join(lines)
 

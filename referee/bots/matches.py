@@ -34,12 +34,13 @@ class Job:
 
 
 def played(job: Job) -> dict[str, Any]:
-    """One game: the strong seat's share of the win, its moves and their CPU seconds (the
-    share and the moves depend on the job alone; the CPU seconds are a measurement)."""
+    """One game: the strong seat's share of the win, its moves and their CPU seconds, and
+    of those the moves it searched (more than one to weigh) and their CPU seconds (the
+    share and the counts depend on the job alone; the CPU seconds are a measurement)."""
     seed = f"bench-bots/{job.ruleset}/{job.players}/{job.options}/{job.matchup}/{job.index}"
     names = [f"p{s}" for s in range(job.players)]
     state = game.fold(game.create(job.ruleset, names, json.loads(job.options), seed, now=T0))
-    strong, moves, cpu = job.index % job.players, 0, 0.0
+    strong, moves, cpu, searched, searched_cpu = job.index % job.players, 0, 0.0, 0, 0.0
     asked: dict[int, int] = {}  # how often each seat was asked in the open round
     while not game.is_closed(state):
         actor, command = _referee_move(state, asked)
@@ -51,13 +52,29 @@ def played(job: Job) -> dict[str, Any]:
             rng = Rng(f"bench-bot/{job.matchup}/{job.index}/{actor}/{state['seq']}")
             command = levels.choose(view, actor, level, rng, iterations=budget)
             if actor == strong:
-                moves, cpu = moves + 1, cpu + time.process_time() - start
+                spent = time.process_time() - start
+                moves, cpu = moves + 1, cpu + spent
+                if _weighed(view):
+                    searched, searched_cpu = searched + 1, searched_cpu + spent
             command = _stamped(state, command)
             asked[actor] = asked.get(actor, 0) + 1
         state = game.step(state, actor, command, seed)[1]
     winners = state["outcome"]["winners"]
     share = Fraction(1, len(winners)) if strong in winners else Fraction(0)
-    return {"share": [share.numerator, share.denominator], "moves": moves, "cpu": cpu}
+    return {
+        "share": [share.numerator, share.denominator],
+        "moves": moves,
+        "cpu": cpu,
+        "searched": searched,
+        "searched_cpu": searched_cpu,
+    }
+
+
+def _weighed(view: dict[str, Any]) -> bool:
+    """Whether the seat had more than one move to weigh: in an open round always (its
+    orders), else when more than one command is legal (one is played without a search)."""
+    opened = (view.get("round") or {}).get("open")
+    return (opened is not None and not opened["closed"]) or len(view["legal"]) > 1
 
 
 def _level(job: Job, strong: bool) -> tuple[str, int | None]:

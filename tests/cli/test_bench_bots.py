@@ -45,7 +45,9 @@ def test_a_game_of_one_seat_is_played_alone_and_has_no_target(tmp_path):
     assert (row["players"], row["target"]) == (1, None)
     [line] = bench("--markdown", "--out", str(out)).splitlines()[2:]
     assert " | nobody (Solitaire) | " in line
-    assert line.endswith(f"| - | - | {row['cpu_seconds_per_strong_move']:.2f} |")
+    figures = (row["cpu_seconds_per_strong_move"], row["cpu_seconds_per_searched_move"])
+    assert line.endswith("| - | - | {:.2f} | {:.2f} |".format(*figures))
+    assert 0 < row["searched_moves"] <= row["strong_moves"]
 
 
 def test_the_verdict_tells_a_shown_target_from_a_miss_and_from_too_few_games():

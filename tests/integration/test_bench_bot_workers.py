@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("worker_env")
 
 def outcome(result: dict) -> dict:
     """A game's result but its CPU seconds (they measure the machine, not the game)."""
-    return {name: value for name, value in result.items() if name != "cpu"}
+    return {name: value for name, value in result.items() if name not in ("cpu", "searched_cpu")}
 
 
 def test_games_played_by_a_worker_equal_the_games_played_here(broker, db):
@@ -40,7 +40,8 @@ def test_games_played_by_a_worker_equal_the_games_played_here(broker, db):
         sent = [celery.send_task(TASK, args=[asdict(job)]) for job in JOBS]
         there = [task.get(timeout=WITHIN) for task in sent]
     assert [outcome(r) for r in there] == [outcome(r) for r in here]
-    assert all(isinstance(r["cpu"], float) and r["cpu"] >= 0 for r in there)
+    assert all(isinstance(r["cpu"], float) and r["cpu"] >= r["searched_cpu"] >= 0 for r in there)
+    assert all(0 < r["searched"] <= r["moves"] for r in there)
 
 
 def test_a_game_whose_worker_process_dies_is_played_again_to_the_same_result(
