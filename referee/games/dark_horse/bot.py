@@ -35,8 +35,9 @@ State = dict[str, Any]
 View = dict[str, Any]
 Command = dict[str, Any]
 
-# the strong level's iterations a move: about 1 s a move on one core here (docs/bots.md)
-ITERATIONS = 1600
+# the strong level's iterations a move, where the search plays best: more plays no better, and
+# at three and four seats worse (docs/bots.md, "Dark Horse"); under 0.1 s a move here
+ITERATIONS = 400
 # a playout is cut at once and evaluated
 PLAYOUT_MOVES = 0
 # each ODDS_POINTS points a seat stands ahead doubles its odds of winning
