@@ -13,7 +13,7 @@ from ...engine.rng import Rng
 from . import DECK, HAND, HORSES, TRACK
 
 State = dict[str, Any]
-ITERATIONS = 1200  # about 1 s a move on one core of the project machine (docs/bots.md)
+ITERATIONS = 1200  # a strong move: 0.4-1 s of one core here (docs/bots.md, "How long ...")
 
 
 def sample(view: dict[str, Any], seat: int, rng: Rng) -> State:

@@ -25,7 +25,7 @@ from .track import stop
 State = dict[str, Any]
 Command = dict[str, Any]
 
-# the strong level's default budget: about 1 s a move on one core here (docs/bots.md)
+# the strong level's default budget: 0.4-1 s a move on one core here (docs/bots.md)
 ITERATIONS = 350
 # playouts stop after this many moves (about what is left of a race) and are scored by
 # `evaluate`: the races after are mostly dice, and the search gets more iterations

@@ -28,7 +28,7 @@ from .others import other_seats
 from .worlds import finishing_order
 
 State = dict[str, Any]
-ITERATIONS = 150  # about 1 s a move on one core here (docs/bots.md)
+ITERATIONS = 150  # 0.25-0.55 s a move on one core here, by seats (docs/bots.md)
 PLAYOUT_MOVES = 9  # the rest of a 9-seat round and its resolution, then evaluate
 ORDER_SAMPLES = 6  # tables `orders` weighs spaces and bets on
 SPACES = 3  # spaces to spectate among the candidates
