@@ -87,9 +87,9 @@ def names(monkeypatch):
         "example.org": [PUBLIC],
         "gmail.com": [PUBLIC],
         "smtp.gmail.com": [PUBLIC],
-        "metadata.internal": ["169.254.169.254"],
+        "metadata.internal": ["169.254.169.254"],  # refused at subscribe: never connected
         "mixed.test": [PUBLIC, "127.0.0.1"],
-        "private.test": ["10.1.2.3"],
+        "private.test": ["10.1.2.3"],  # refused at subscribe: never connected
     }
 
     def lookup(host, port, family=0, type=0, proto=0, flags=0):
@@ -175,20 +175,20 @@ WEBHOOKS = [
     "http://10.0.0.5/x",  # refused at subscribe: never connected
     "http://172.16.0.1/x",  # refused at subscribe: never connected
     "http://192.168.1.1/x",  # refused at subscribe: never connected
-    "http://100.64.0.1/x",
-    "http://169.254.169.254/latest/meta-data/",
-    "http://metadata.internal/computeMetadata/v1/",
-    "http://[fe80::1]/x",
-    "http://[fc00::1]/x",
-    "http://[fd12:3456::1]/x",
-    "http://[fec0::1]/x",
-    "http://224.0.0.1/x",
-    "http://[ff02::1]/x",
-    "http://[ff0e::1]/x",
-    "http://255.255.255.255/x",
-    "http://240.0.0.1/x",
-    "http://192.0.2.1/x",
-    "http://198.18.0.1/x",
+    "http://100.64.0.1/x",  # refused at subscribe: never connected
+    "http://169.254.169.254/latest/meta-data/",  # refused at subscribe: never connected
+    "http://metadata.internal/computeMetadata/v1/",  # refused at subscribe: never connected
+    "http://[fe80::1]/x",  # refused at subscribe: never connected
+    "http://[fc00::1]/x",  # refused at subscribe: never connected
+    "http://[fd12:3456::1]/x",  # refused at subscribe: never connected
+    "http://[fec0::1]/x",  # refused at subscribe: never connected
+    "http://224.0.0.1/x",  # refused at subscribe: never connected
+    "http://[ff02::1]/x",  # refused at subscribe: never connected
+    "http://[ff0e::1]/x",  # refused at subscribe: never connected
+    "http://255.255.255.255/x",  # refused at subscribe: never connected
+    "http://240.0.0.1/x",  # refused at subscribe: never connected
+    "http://192.0.2.1/x",  # refused at subscribe: never connected
+    "http://198.18.0.1/x",  # refused at subscribe: never connected
     "http://[64:ff9b::7f00:1]/x",
     "http://[2002:7f00:1::]/x",
     "http://[::7f00:1]/x",
@@ -200,16 +200,16 @@ APPRISE = [
     "json://127.0.0.1:{port}/",
     "json://localhost:{port}/",
     "form://[::1]:{port}/",
-    "xml://10.0.0.1/",
+    "xml://10.0.0.1/",  # refused at subscribe: never connected
     "json://2130706433:{port}/",
     "json://[::ffff:127.0.0.1]/",
     "json://[::ffff:7f00:1]:{port}/",
-    "jsons://169.254.169.254/",
+    "jsons://169.254.169.254/",  # refused at subscribe: never connected
     "mailto://u:p@127.0.0.1:{port}?from=a@b.org&to=c@d.org",
     "mailto://u:p@example.org?smtp=127.0.0.1&from=a@b.org&to=c@d.org",
     "ntfy://127.0.0.1:{port}/topic",
     "matrix://u:p@10.0.0.1/#room",
-    "gotify://169.254.169.254/token",
+    "gotify://169.254.169.254/token",  # refused at subscribe: never connected
     "rsyslog://127.0.0.1:{port}",
     "apprise://127.0.0.1:{port}/token",
 ]
