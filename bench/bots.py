@@ -178,7 +178,8 @@ def printed(rows: list[dict[str, Any]]) -> None:
         table.add_column(column)
     for r in rows:
         shown = f"{r['share']:.3f} ({r['low']:.3f}-{r['high']:.3f})"
-        ok = "" if verdict(r) in ("yes", "-") else f" ({verdict(r)})"
+        met = verdict(r)
+        ok = "" if met in ("yes", "-") else f" ({met})"
         table.add_row(
             r["ruleset"], str(r["players"]), r["matchup"], str(r["iterations"]), str(r["games"]),
             shown, f"{aimed(r)}{ok}", f"{r['cpu_seconds_per_strong_move']:.2f}",

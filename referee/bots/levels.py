@@ -124,8 +124,8 @@ def strong_move(
 def root_moves(view: dict[str, Any], seat: int, pieces: search.Pieces, rng: Rng) -> list[Command]:
     """The seat's candidate moves: its legal commands; in an open round its orders alone,
     from the ruleset's `orders` when it has one (a round's orders are too many to list)."""
-    opened = (view.get("round") or {}).get("open")
-    if opened is None or opened["closed"]:
+    opened = open_round(view)
+    if opened is None:
         return list(view["legal"])
     if pieces.orders is not None:
         return search.sealed_orders(
@@ -134,6 +134,12 @@ def root_moves(view: dict[str, Any], seat: int, pieces: search.Pieces, rng: Rng)
         )
     sealed = [c for c in view["legal"] if c.get("type") == simulate.SUBMIT]
     return sealed or list(view["legal"])
+
+
+def open_round(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The round a seat may still send orders in, from its view (None outside one)."""
+    opened = (view.get("round") or {}).get("open")
+    return None if opened is None or opened["closed"] else opened
 
 
 def bot_of(ruleset: str) -> ModuleType:

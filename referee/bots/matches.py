@@ -73,8 +73,7 @@ def played(job: Job) -> dict[str, Any]:
 def _weighed(view: dict[str, Any]) -> bool:
     """Whether the seat had more than one move to weigh: in an open round always (its
     orders), else when more than one command is legal (one is played without a search)."""
-    opened = (view.get("round") or {}).get("open")
-    return (opened is not None and not opened["closed"]) or len(view["legal"]) > 1
+    return levels.open_round(view) is not None or len(view["legal"]) > 1
 
 
 def _level(job: Job, strong: bool) -> tuple[str, int | None]:
