@@ -1,6 +1,8 @@
 """People in browsers for the page tests: a context each, and screenshots of the pages."""
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from served import ROOT
@@ -48,6 +50,16 @@ def shoot(page: Page, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}-{kind}.png"), full_page=True)
     if size:
         page.set_viewport_size(size)
+
+
+@contextmanager
+def answered(page: Page, told: str | re.Pattern[str]) -> Iterator[None]:
+    """Around a form sent from `page`: wait for the page that answers it, saying `told`.
+    The page before may say the same of an earlier move ("Done"), so it is marked first
+    and only a page without the mark counts: the answer, not the page that sent it."""
+    page.evaluate("document.body.dataset.sent = 'yes'")
+    yield
+    expect(page.locator("body:not([data-sent]) .told")).to_contain_text(told)
 
 
 def caught_up(pages: list[Page], mover: Page) -> None:
@@ -125,8 +137,8 @@ def first_move(page: Page) -> None:
     choices = group.locator("select")
     if choices.count():
         choices.select_option(index=0)
-    group.locator("button").first.click()
-    expect(page.locator(".told")).to_contain_text(DONE)
+    with answered(page, DONE):
+        group.locator("button").first.click()
 
 
 DONE = re.compile(r"Done|Your sealed choice is recorded")

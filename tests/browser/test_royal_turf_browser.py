@@ -4,7 +4,7 @@ ends every chip is turned over for all to read."""
 
 import re
 
-from browsing import People, caught_up, create_game, shoot, to_move
+from browsing import People, answered, caught_up, create_game, shoot, to_move
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -62,12 +62,12 @@ def test_sealed_chips_stay_sealed_on_every_other_page_until_the_race_ends(people
     while (page := mover(seats)) is not None and not race_over(spectator):
         if betting(page):
             name = next(n for n, p in seats.items() if p is page)
-            value, horse = bet_the_last_choice(page)
-            expect(page.locator(".told")).to_contain_text("Your sealed choice is recorded")
+            with answered(page, "Your sealed choice is recorded"):
+                value, horse = bet_the_last_choice(page)
             bets[(name, horse)] = int(value)
         else:
-            page.locator("#moves button").first.click()  # a horse to move: few, so buttons
-            expect(page.locator(".told")).to_contain_text("Done")
+            with answered(page, "Done"):
+                page.locator("#moves button").first.click()  # a horse to move: few, buttons
         caught_up([*seats.values(), spectator], page)
         if race_over(spectator):
             break
