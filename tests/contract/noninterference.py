@@ -150,7 +150,8 @@ class Lockstep:
         """The moves for games A and B: the fork (from the seat's fork_at-th turn on,
         the first turn that has one; in game B perhaps by another seat), the same move,
         or for a seat that knows the secret a legal one that looks the same to everyone
-        else; None ends the trial."""
+        else, or else a move legal in both games, sent to both (a seat does not play the
+        card only one game gives it while it has another); None ends the trial."""
         twin, move = self.twin, (actor, command)
         if not self.trial.forked and actor == twin.seat and twin.fork is not None:
             self.seat_turns += 1
@@ -165,7 +166,10 @@ class Lockstep:
         if command in legal_b:
             return move, move
         same = [c for c in legal_b if twin.public(c) == twin.public(command)]
-        return move, ((actor, same[0]) if same else None)
+        if same:
+            return move, (actor, same[0])
+        both = [c for c in game.legal(self.a.state(GAME), actor) if c in legal_b]
+        return ((actor, both[0]), (actor, both[0])) if both else (move, None)
 
     def send(self, mine: Move, other: Move, now: int | None) -> dict[Any, Any]:
         """A move to game A and its counterpart to game B: the answers, by actor."""
