@@ -202,7 +202,9 @@ class Herald:
                 for game_id, seq in self._news():
                     self.hub.appended(game_id, seq)
                     delay = 0.5
-            except (redis.RedisError, OSError) as exc:
+            except (redis.RedisError, OSError, ValueError) as exc:
+                # ValueError: redis-py reading a connection closed under it as the broker
+                # went away; the listener lives on and subscribes again
                 log.debug("listening for news: %s; again in %.1f s", type(exc).__name__, delay)
             with self._lock:
                 for heard in self._heard.values():

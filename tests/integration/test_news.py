@@ -46,3 +46,22 @@ def test_a_stream_opens_at_once_when_redis_cannot_be_reached(tmp_path):
     with watcher.watching("game", wait=3600):
         watcher.announce("game", 2)  # this process's own news needs no Redis
         assert watcher.hub.wait("game", 0, BOUND)
+
+
+def test_the_listener_lives_on_when_its_connection_is_closed_under_it(broker, monkeypatch):
+    """redis-py reading a socket closed as the broker goes away raises ValueError, not a
+    RedisError: the listener subscribes again instead of dying with it."""
+    real, broken = Herald._news, []
+
+    def news(self):
+        if not broken:
+            broken.append(True)
+            raise ValueError("I/O operation on closed file.")
+        yield from real(self)
+
+    monkeypatch.setattr(Herald, "_news", news)
+    sender, watcher = heralds(broker)
+    with watcher.watching("game"):
+        sender.announce("game", 4)
+        assert watcher.hub.wait("game", 0, BOUND)
+    assert broken == [True]
