@@ -5,7 +5,7 @@ deadline; every page moves on by itself."""
 
 import re
 
-from browsing import People, create_game, shoot
+from browsing import People, answered, create_game, shoot
 from playwright.sync_api import Page, expect
 
 from replays.verify import verify_bytes
@@ -23,8 +23,8 @@ def open_round(page: Page) -> int:
 
 
 def seal(page: Page, number: int) -> None:
-    page.get_by_role("button", name=f"Seal my orders for round {number}").click()
-    expect(page.locator(".told")).to_contain_text(f"Your orders for round {number} are sealed")
+    with answered(page, f"Your orders for round {number} are sealed"):
+        page.get_by_role("button", name=f"Seal my orders for round {number}").click()
     expect(page.locator("#receipts")).to_contain_text(str(number))
 
 

@@ -10,6 +10,7 @@ import pytest
 from browsing import (
     BOT_ITERATIONS,
     People,
+    answered,
     caught_up,
     create_game,
     fill_options,
@@ -120,8 +121,8 @@ def asked_of(page: Page, sealed: int | None) -> str:
 def seal_orders(page: Page) -> int:
     """The open round's orders as the form offers them, sealed; the round's number."""
     number = int(re.search(r"round (\d+)", page.locator("#orders-h").inner_text())[1])
-    page.get_by_role("button", name=f"Seal my orders for round {number}").click()
-    expect(page.locator(".told")).to_contain_text(f"Your orders for round {number} are sealed")
+    with answered(page, f"Your orders for round {number} are sealed"):
+        page.get_by_role("button", name=f"Seal my orders for round {number}").click()
     return number
 
 
