@@ -8,8 +8,10 @@ from functools import reduce
 from typing import Any
 
 from ...engine.rng import Rng
-from . import collection, scoring, solitaire, table
+from . import collection, rails, scoring, solitaire, table
+from .collection import city_cost, town_cost
 from .data import RESOURCES, SCENARIOS, SOLITAIRE, card_kind, deck_cards
+from .hexes import corners, edge_ends, hex_key, parse_hex, sides
 from .options import deck_counts
 from .scoring import outcome
 from .state import OVER, PLACEMENT, apply
@@ -28,8 +30,12 @@ PLAYOUT_MOVES = 0  # evaluate plays the game turn out itself, without exploring
 TURN_MOVES = 60  # at most this many moves to the end of a game turn
 NEAR_BEST = 25  # the policy's exploring moves: those this close to the best worth
 LEAD = 400  # a lead (in hundredths of a point) that wins a pair of seats three times in four
-# Solitaire: the turns a city, a town and a dead-centre town take, and the toss-up's width
-CITY_TURNS, TOWN_TURNS, CENTRE_TURNS, SPREAD = 4, 2, 6, 6
+# Solitaire's work left, in hundredths of a turn: a turn; a build (a die on Builder, one a
+# turn); a resource short for the builds left (gold: a turn, traded for four); a rail to
+# lay for a site (Rail Baron lays two); and the margin on the pace that is worth 3/4
+TURN, BUILD, SHORT, GOLD_SHORT, RAIL, PACE_SPREAD = 100, 100, 35, 100, 50, 100
+SEARCHED_FROM = "searched_from"  # a sampled Solitaire table's work left, and its round
+FAR = 99  # rails to a site no rail can reach
 CITY_LATER, TOWN_LATER = 250, 120  # what a city and a town will bring beyond their points
 TOWN_SITE, CITY_SITE = 10, 40  # a site the seat's rails reach, for a town and for a city
 RESOURCE_LATER = 20  # what a resource held will bring
@@ -61,6 +67,8 @@ def sample(view: View, seat: int, rng: Rng) -> State:
         state["version"] = view["rules_version"]
     state["layout"] = _layout(state, view, rng)
     _deal_cards(state, view, seat, rng)
+    if state["solitaire"]:
+        state[SEARCHED_FROM] = [work_left(state), state["round"]]
     return state
 
 
@@ -280,29 +288,114 @@ def _room(rules: State, seat: int) -> int:
 
 
 def on_the_way(rules: State) -> Fraction:
-    """Solitaire: the chance of the scenario's victory, from the turns left against the
-    turns the work left takes (`work_left`): a half when they match, towards the whole or
-    nothing as the margin grows (three quarters at a margin of SPREAD turns)."""
+    """Solitaire: 1 for the scenario's victory; else the work done a turn since the search
+    began (`work_left` then and now, in hundredths of a turn) against the pace that would
+    meet the victory in time (the work then, spread over the turns then left): a half at
+    that pace, towards the whole or nothing as the margin grows (three quarters at
+    PACE_SPREAD a turn ahead). Against the search's start, not the game's: the search
+    weighs the moves of a turn or two, and a build or a resource must tell there, however
+    far off the victory is; a turn, so that tables searched to different depths compare."""
     if solitaire.victory(rules):
         return Fraction(1)
-    ahead = rules["solitaire"]["turns"] - rules["round"] - work_left(rules)
-    return Fraction(1, 2) + Fraction(ahead, 2 * (abs(ahead) + SPREAD))
+    work, number = rules.get(SEARCHED_FROM) or (work_left(rules), rules["round"])  # unsampled
+    turns_left = max(1, rules["solitaire"]["turns"] - number)
+    turns = max(1, rules["round"] - number)
+    ahead = (work - work_left(rules)) * turns_left - work * turns
+    return Fraction(1, 2) + Fraction(ahead, 2 * (abs(ahead) + PACE_SPREAD * turns_left * turns))
 
 
 def work_left(rules: State) -> int:
-    """The turns of work still between the Solitaire player and the scenario's victory:
-    CITY_TURNS a city, TOWN_TURNS a town, a turn a gold or an influence short, and
-    CENTRE_TURNS a dead-centre hex without the player's town."""
+    """The work still between the Solitaire player and the scenario's victory, in
+    hundredths of a turn: for the cities and towns it still has to build (`building`), or
+    the dead-centre towns (`centre_work`), and a gold or an influence short a turn each."""
     scenario = SCENARIOS[rules["solitaire"]["scenario"]]
     goods = rules["goods"][0]
     kind = scenario["victory"]
     if kind == "all_pieces":
-        towns = table.towns_left(rules, 0)
-        return CITY_TURNS * table.cities_left(rules, 0) + TOWN_TURNS * towns
+        return building(rules, table.cities_left(rules, 0), table.towns_left(rules, 0))
     if kind == "dead_centre":
-        centre = table.board_of(rules).dead_centre
-        return CENTRE_TURNS * sum(1 for h in centre if rules["towns"].get(h) != 0)
+        return centre_work(rules)
     cities = max(0, scenario["cities"] - len(table.cities_of(rules, 0)))
     if kind == "cities_and_gold":
-        return CITY_TURNS * cities + max(0, scenario["gold"] - goods["gold"])
-    return CITY_TURNS * cities + max(0, scenario["influence"] - goods["influence"])
+        spare = max(0, goods["gold"] - cities)  # the gold the cities still to build leave
+        return building(rules, cities, 0) + TURN * max(0, scenario["gold"] - spare)
+    return building(rules, cities, 0) + TURN * max(0, scenario["influence"] - goods["influence"])
+
+
+def building(rules: State, cities: int, towns: int) -> int:
+    """The work `cities` and `towns` more take, in hundredths of a turn: a build each,
+    the resources their costs take beyond what the player holds, and the rails to lay
+    to reach their sites."""
+    town = town_cost(rules, 0, "", rugged=False)  # on plain ground: no hex is read
+    need = _needed([(city_cost(rules), cities), (town, towns)])
+    work = BUILD * (cities + towns) + _short(rules, need)
+    return work + RAIL * rails_short(rules, cities, towns)
+
+
+def centre_work(rules: State) -> int:
+    """Wild Frontiers: for each dead-centre hex without the player's town, a build, the
+    resources a town there takes (rugged ground: an ore more) and the rails to reach it."""
+    left = [h for h in table.board_of(rules).dead_centre if rules["towns"].get(h) != 0]
+    need = _needed([(town_cost(rules, 0, h), 1) for h in left])
+    far = _far(rules)
+    return BUILD * len(left) + _short(rules, need) + RAIL * sum(_town_rails(h, far) for h in left)
+
+
+def _needed(costs: list[tuple[dict[str, int], int]]) -> dict[str, int]:
+    """The goods `count` of each cost take together."""
+    need: dict[str, int] = {}
+    for cost, count in costs:
+        for good, n in cost.items():
+            need[good] = need.get(good, 0) + n * count
+    return need
+
+
+def _short(rules: State, need: dict[str, int]) -> int:
+    """The work the goods short of `need` take: SHORT a resource, GOLD_SHORT a gold."""
+    goods = rules["goods"][0]
+    short = {good: max(0, n - goods[good]) for good, n in need.items()}
+    return GOLD_SHORT * short.pop("gold", 0) + SHORT * sum(short.values())
+
+
+def _far(rules: State) -> dict[str, int]:
+    """The rails to lay to each vertex from the player's cities."""
+    return rails.rails_to(0, rules["rails"], rules["cities"], board=table.board_of(rules))
+
+
+def rails_short(rules: State, cities: int, towns: int) -> int:
+    """The fewest rails to lay for `cities` more city sites and `towns` more town sites
+    (the nearest sites, each counted alone: rails two of them share count twice)."""
+    board, far = table.board_of(rules), _far(rules)
+    free = rails.free_city_hexes(rules["cities"], players=rules["seats"], board=board)
+    cost = [_city_rails(h, far, rules) for h in free] if cities else []
+    towns_at = [_town_rails(h, far) for h in _town_hexes(rules)] if towns else []
+    return sum(sorted(cost)[:cities]) + sum(sorted(towns_at)[:towns])
+
+
+def _city_rails(h: str, far: dict[str, int], rules: State) -> int:
+    """Rails to lay for a city on `h`: one on a side of it, joined to a city."""
+    laid, board = rules["rails"], table.board_of(rules)
+    best = FAR
+    for side in sides(parse_hex(h)):
+        ends = [far.get(v, FAR) for v in edge_ends(side)]
+        if board.edge_on_map(side):
+            best = min(best, min(ends) + (0 if side in laid else 1))
+    return best
+
+
+def _town_rails(h: str, far: dict[str, int]) -> int:
+    """Rails to lay for a town on `h`: to one of its corners."""
+    return min(far.get(v, FAR) for v in corners(parse_hex(h)))
+
+
+def _town_hexes(rules: State) -> list[str]:
+    """The resource hexes where a town may yet stand, reached or not."""
+    board = table.board_of(rules)
+    return [
+        hex_key(h)
+        for h, cell in board.hexes.items()
+        if cell["kind"] != "non_resource"
+        and board.in_bounds(h, players=rules["seats"])
+        and hex_key(h) not in rules["towns"]
+        and table.resource_of(rules, hex_key(h)) is not None
+    ]

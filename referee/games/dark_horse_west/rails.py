@@ -18,6 +18,7 @@ that is not spelled as hexes.py spells it raises ValueError. City and town sites
 non-resource and resource hexes of the map, in bounds for `players`, never occupied.
 """
 
+from collections import deque
 from collections.abc import Collection, Mapping
 from functools import lru_cache
 
@@ -94,6 +95,33 @@ def _rail_sites(own: tuple[str, ...], rails: frozenset[str], board: Board) -> tu
     reached = _joined(_corners(list(own)), _rails_at(rails))
     edges = {e for v in reached for e in vertex_edges(v)}
     return tuple(sorted(e for e in edges if board.edge_on_map(e) and e not in rails))
+
+
+def rails_to(seat: int, rails: Rails, cities: Owners, *, board: Board = HOUSE) -> dict[str, int]:
+    """For every vertex rails on the map can reach from the seat's cities, the fewest
+    rails to lay to join it to one of them: 0 where rails join it already (a rail laid is
+    crossed for nothing)."""
+    return dict(_rails_to(tuple(_owned(seat, cities)), frozenset(rails), board))
+
+
+# asked once a played-out table of a Solitaire search: remembered by what it depends on
+@lru_cache(maxsize=256)
+def _rails_to(
+    own: tuple[str, ...], rails: frozenset[str], board: Board
+) -> tuple[tuple[str, int], ...]:
+    far = dict.fromkeys(sorted(_corners(list(own))), 0)
+    todo = deque(far)
+    while todo:
+        v = todo.popleft()
+        for edge in vertex_edges(v):
+            if not board.edge_on_map(edge):
+                continue
+            step = 0 if edge in rails else 1
+            w = next(end for end in edge_ends(edge) if end != v)
+            if far[v] + step < far.get(w, far[v] + step + 1):
+                far[w] = far[v] + step
+                (todo.appendleft if step == 0 else todo.append)(w)
+    return tuple(sorted(far.items()))
 
 
 def free_city_hexes(cities: Owners, *, players: int, board: Board = HOUSE) -> list[str]:
