@@ -327,6 +327,28 @@ def test_city_scoring_example_is_a_legal_position():
         assert rl.may_place_rail(rail, 0, (EXAMPLE_RAILS + STARS)[:i], cities, towns), rail
 
 
+# --- how far a vertex is from the player's cities, in rails (the Solitaire bot's measure) ---
+
+
+def test_a_citys_corners_are_no_rails_away_and_a_step_out_one():
+    far = rl.rails_to(0, [], {"1,0": 0})
+    assert all(far[v] == 0 for v in hx.vertices((1, 0)))
+    inner, outer = hx.edge_ends("0,1|1,1")  # out from 1,0's south-west corner
+    assert sorted([far[inner], far[outer]]) == [0, 1]
+
+
+def test_a_rail_laid_is_crossed_for_nothing_and_another_players_city_counts_for_nothing():
+    alone = rl.rails_to(0, [], {"1,0": 0, "6,2": 1})
+    laid = rl.rails_to(0, ["0,1|1,1", "0,2|1,1"], {"1,0": 0, "6,2": 1})
+    end = next(v for v in hx.edge_ends("0,2|1,1") if alone[v] == 2)
+    assert laid[end] == 0
+    assert alone[hx.vertices((6, 2))[0]] > 0
+
+
+def test_no_city_reaches_nothing():
+    assert rl.rails_to(0, EXAMPLE_RAILS, {"4,1": 1}) == {}
+
+
 # --- properties ---
 
 rails_st = st.lists(st.sampled_from(EDGES), unique=True, max_size=40)
@@ -397,3 +419,23 @@ def test_a_city_scores_at_most_its_owners_towns_and_never_without_rails(rails, c
     for city, points in rl.city_points(rails, cities, towns).items():
         assert points <= sum(1 for owner in towns.values() if owner == cities[city])
     assert not any(rl.city_points([], cities, towns).values())
+
+
+@given(rails_st, cities_st, seat_st)
+def test_rails_to_counts_the_fewest_rails_from_the_players_cities(rails, cities, seat):
+    """0 exactly where rails join a vertex to one of the player's cities; along a map edge
+    the count changes by at most one, and not at all along a rail; every vertex further
+    out has a neighbour one rail nearer (or as near along a rail)."""
+    far = rl.rails_to(seat, rails, cities)
+    joined = set(rl.reached_vertices(seat, rails, {h: s for h, s in cities.items()}, {}))
+    assert {v for v, n in far.items() if n == 0} == joined
+    for v, n in far.items():
+        steps = []
+        for edge in hx.vertex_edges(v):
+            if not hx.edge_on_map(edge):
+                continue
+            w = next(end for end in hx.edge_ends(edge) if end != v)
+            step = 0 if edge in rails else 1
+            assert far[w] <= n + step
+            steps.append(far[w] + step)
+        assert n == 0 or min(steps) == n
