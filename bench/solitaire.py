@@ -53,9 +53,8 @@ def played(job: Job) -> dict[str, Any]:
         else:  # the referee's own steps (the Ghost dice)
             command = game.legal(state, actor)[0]
         state = game.step(state, actor, game.stamp(state, command, T0), seed)[1]
-    return {"victory": solitaire.victory(state["rules"]), **_held(state["rules"])} | {
-        "cpu": time.process_time() - start
-    }
+    cpu = time.process_time() - start
+    return {"victory": solitaire.victory(state["rules"]), **_held(state["rules"]), "cpu": cpu}
 
 
 def _held(rules: dict[str, Any]) -> dict[str, int]:
