@@ -23,11 +23,9 @@ from rich.table import Table
 
 from referee import games  # noqa: F401  (registers the rulesets)
 from referee.bots import levels
-from referee.engine import game
-from referee.engine.rng import Rng
+from referee.bots.matches import played_alone
 from referee.games.dark_horse_west import NAME, solitaire, table
 
-T0 = 1_800_000_000  # the games' creation time
 FIGURES = ("cities", "towns", "gold", "influence", "centre")
 
 
@@ -41,18 +39,15 @@ class Job:
 
 def played(job: Job) -> dict[str, Any]:
     """One game to its end: what the player has then, and the CPU seconds it took."""
-    seed = f"solo/{job.index}"
-    state = game.fold(game.create(NAME, ["p0"], json.loads(job.options), seed, now=T0))
     start = time.process_time()
-    while not game.is_closed(state):
-        actor = game.to_move(state)[0]
-        if actor == 0:
-            rng = Rng(f"b/{job.index}/{state['seq']}")
-            view = game.view(state, 0)
-            command = levels.choose(view, 0, job.level, rng, iterations=job.iterations)
-        else:  # the referee's own steps (the Ghost dice)
-            command = game.legal(state, actor)[0]
-        state = game.step(state, actor, game.stamp(state, command, T0), seed)[1]
+    state = played_alone(
+        NAME,
+        json.loads(job.options),
+        f"solo/{job.index}",
+        job.level,
+        f"b/{job.index}",
+        iterations=job.iterations,
+    )
     cpu = time.process_time() - start
     return {"victory": solitaire.victory(state["rules"]), **_held(state["rules"]), "cpu": cpu}
 

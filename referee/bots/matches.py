@@ -70,6 +70,30 @@ def played(job: Job) -> dict[str, Any]:
     }
 
 
+def played_alone(
+    ruleset: str,
+    options: dict[str, Any],
+    seed: str,
+    level: str,
+    key: str,
+    *,
+    iterations: int | None = None,
+) -> dict[str, Any]:
+    """A one-seat game (Solitaire) played to its end by a bot of `level` alone, its
+    randomness keyed `key/SEQ`, the referee's own steps its first listed command: the
+    engine state at the end."""
+    state = game.fold(game.create(ruleset, ["p0"], options, seed, now=T0))
+    while not game.is_closed(state):
+        actor = game.to_move(state)[0]
+        if actor == 0:
+            rng = Rng(f"{key}/{state['seq']}")
+            command = levels.choose(game.view(state, 0), 0, level, rng, iterations=iterations)
+        else:
+            command = game.legal(state, actor)[0]
+        state = game.step(state, actor, game.stamp(state, command, T0), seed)[1]
+    return state
+
+
 def _weighed(view: dict[str, Any]) -> bool:
     """Whether the seat had more than one move to weigh: in an open round always (its
     orders), else when more than one command is legal (one is played without a search)."""

@@ -14,6 +14,7 @@ import pytest
 
 from referee import games  # noqa: F401  (registers the rulesets)
 from referee.bots import choose, levels, simulate
+from referee.bots.matches import played_alone
 from referee.engine import game
 from referee.engine.rng import Rng
 from referee.games import dark_horse_west as dhw
@@ -285,9 +286,8 @@ def test_the_strong_solitaire_bot_builds_where_random_play_does_not():
     """Tenderfoot, 28 turns, three seeded games: random play builds a town or two beyond
     the setup's city and two towns; the strong bot, on a small budget, leaves less work
     in every game, builds more in all and meets the victory in one."""
-    seeds = ["solo/0", "solo/1", "solo/2"]
-    strong = [solitaire_game(seed, "strong") for seed in seeds]
-    random_ = [solitaire_game(seed, "random") for seed in seeds]
+    strong = [solitaire_game(index, "strong") for index in range(3)]
+    random_ = [solitaire_game(index, "random") for index in range(3)]
     assert all(bot.work_left(s) < bot.work_left(r) for s, r in zip(strong, random_, strict=True))
     assert sum(map(_built, strong)) >= sum(map(_built, random_)) + 6
     assert any(bot.solitaire.victory(s) for s in strong)
@@ -297,15 +297,8 @@ def _built(rules: State) -> int:
     return len(table.cities_of(rules, 0)) + len(table.towns_of(rules, 0))
 
 
-def solitaire_game(seed: str, level: str) -> State:
-    """The rules table at the end of a Solitaire game the bot of `level` plays."""
-    state = game.fold(game.create(dhw.NAME, ["p0"], {}, seed, now=1_800_000_000))
-    while not simulate.is_over(state):
-        actor = game.to_move(state)[0]
-        if actor == 0:
-            rng = Rng(f"solo/{seed}/{state['seq']}")
-            command = levels.choose(game.view(state, 0), 0, level, rng, iterations=30)
-        else:
-            command = game.legal(state, actor)[0]
-        state = game.step(state, actor, game.stamp(state, command, 1_800_000_000), seed)[1]
-    return state["rules"]
+def solitaire_game(index: int, level: str) -> State:
+    """The rules table at the end of bench/solitaire.py's game `index` played by the bot
+    of `level` on a budget of 30."""
+    seed, key = f"solo/{index}", f"b/{index}"
+    return played_alone(dhw.NAME, {}, seed, level, key, iterations=30)["rules"]

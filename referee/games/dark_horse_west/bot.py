@@ -11,7 +11,7 @@ from ...engine.rng import Rng
 from . import collection, rails, scoring, solitaire, table
 from .collection import city_cost, town_cost
 from .data import RESOURCES, SCENARIOS, SOLITAIRE, card_kind, deck_cards
-from .hexes import corners, edge_ends, hex_key, parse_hex, sides
+from .hexes import corners, edge_ends, parse_hex, sides
 from .options import deck_counts
 from .scoring import outcome
 from .state import OVER, PLACEMENT, apply
@@ -375,12 +375,11 @@ def rails_short(rules: State, cities: int, towns: int) -> int:
 def _city_rails(h: str, far: dict[str, int], rules: State) -> int:
     """Rails to lay for a city on `h`: one on a side of it, joined to a city."""
     laid, board = rules["rails"], table.board_of(rules)
-    best = FAR
-    for side in sides(parse_hex(h)):
-        ends = [far.get(v, FAR) for v in edge_ends(side)]
-        if board.edge_on_map(side):
-            best = min(best, min(ends) + (0 if side in laid else 1))
-    return best
+    on_map = [side for side in sides(parse_hex(h)) if board.edge_on_map(side)]
+    rails_for = [
+        min(far.get(v, FAR) for v in edge_ends(e)) + (0 if e in laid else 1) for e in on_map
+    ]
+    return min(rails_for, default=FAR)
 
 
 def _town_rails(h: str, far: dict[str, int]) -> int:
@@ -390,12 +389,7 @@ def _town_rails(h: str, far: dict[str, int]) -> int:
 
 def _town_hexes(rules: State) -> list[str]:
     """The resource hexes where a town may yet stand, reached or not."""
-    board = table.board_of(rules)
-    return [
-        hex_key(h)
-        for h, cell in board.hexes.items()
-        if cell["kind"] != "non_resource"
-        and board.in_bounds(h, players=rules["seats"])
-        and hex_key(h) not in rules["towns"]
-        and table.resource_of(rules, hex_key(h)) is not None
-    ]
+    free = rails.free_town_hexes(
+        rules["towns"], players=rules["seats"], board=table.board_of(rules)
+    )
+    return [h for h in free if table.resource_of(rules, h) is not None]

@@ -129,6 +129,17 @@ def free_city_hexes(cities: Owners, *, players: int, board: Board = HOUSE) -> li
     return _free_city_hexes(cities, CITY_GAP, players, board)
 
 
+def free_town_hexes(towns: Owners, *, players: int, board: Board = HOUSE) -> list[str]:
+    """The in-bounds resource hexes no town stands on, rails and access aside."""
+    return [
+        hex_key(h)
+        for h, cell in board.hexes.items()
+        if cell["kind"] != "non_resource"
+        and hex_key(h) not in towns
+        and board.in_bounds(h, players=players)
+    ]
+
+
 def access(seat: int, rails: Rails, cities: Owners, *, board: Board = HOUSE) -> list[str]:
     """The hexes around the seat's cities or touched by rails connected to one of them."""
     return list(_access(tuple(_owned(seat, cities)), frozenset(rails), board))

@@ -472,14 +472,8 @@ class Worth:
             joined |= self.network_of(v)
         board = table.board_of(s)
         access = set(table.access(s, seat))
-        opened = {
-            h
-            for h, cell in ((hex_key(x), c) for x, c in board.hexes.items())
-            if cell["kind"] != "non_resource"
-            and h not in s["towns"]
-            and h not in access
-            and board.in_bounds(parse_hex(h), players=s["seats"])
-        }
+        free = rails.free_town_hexes(s["towns"], players=s["seats"], board=board)
+        opened = {h for h in free if h not in access}
         city: set[str] = set()
         if table.cities_left(s, seat) and not self.city_sites():
             city = set(rails.free_city_hexes(s["cities"], players=s["seats"], board=board))
