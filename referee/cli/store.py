@@ -122,16 +122,29 @@ def check_backup(path: str) -> None:
     help="Replace a SQLite file that holds games (never one in use). A PostgreSQL "
     "database that holds games is always refused: restore into a new one.",
 )
-def restore(backup_path: str, db: str, force: bool) -> None:
+@click.option(
+    "--wait",
+    type=click.FloatRange(min=0),
+    default=None,
+    show_default="10",
+    metavar="SECONDS",
+    help="How long to wait for a service just stopped to let go of the store (its "
+    "database sessions, its lock files) before refusing, naming what still holds it.",
+)
+def restore(backup_path: str, db: str, force: bool, wait: float | None) -> None:
     """Restore BACKUP (made by `referee backup`) into the store --db names, either
-    backend. Refused while that store is in use (a service, a worker) or holds games;
-    every log is verified against the backup's manifest before the restored store takes
-    the place of the old one, which is left as it was if anything fails."""
-    from ..store import shown
+    backend. Refused while that store is still in use (a service, a worker) after
+    --wait seconds, or holds games; every log is verified against the backup's manifest
+    before the restored store takes the place of the old one, which is left as it was if
+    anything fails."""
+    from ..store import CLOSING_SECONDS, shown
     from ..store.ops.restore import restore as restore_backup
 
+    waited = CLOSING_SECONDS if wait is None else wait
     with refusals(), progress() as step:
-        manifest, copied, verified = restore_backup(backup_path, db, force=force, step=step)
+        manifest, copied, verified = restore_backup(
+            backup_path, db, force=force, wait=waited, step=step
+        )
     click.echo(
         f"restored {copied.games} games ({copied.events:,} events) and {copied.uploads}"
         f" uploads from {backup_path} (taken at {manifest.taken_at}) into {shown(db)}"

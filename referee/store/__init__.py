@@ -8,6 +8,7 @@ from typing import Any
 
 from .contract import (
     BUSY_SECONDS,
+    CLOSING_SECONDS,
     COLUMNS,
     UPLOAD_ROW_BYTES,
     Conn,
@@ -28,6 +29,7 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 __all__ = [
     "BUSY_SECONDS",
+    "CLOSING_SECONDS",
     "COLUMNS",
     "DEFAULT_PATH",
     "Conn",
@@ -75,14 +77,17 @@ def open_store(target: str | Path, **options: Any) -> EventStore:
     return SqliteStore(target, **options)
 
 
-def staging(target: str | Path, *, force: bool = False) -> AbstractContextManager[Conn]:
+def staging(
+    target: str | Path, *, force: bool = False, wait: float = CLOSING_SECONDS
+) -> AbstractContextManager[Conn]:
     """A write transaction into an empty store that becomes the one `target` names when
     the block ends without error, and changes nothing otherwise; refused while the store
-    is in use, or holds games (a SQLite file may be replaced with `force`)."""
+    is still in use after `wait` seconds (a service just stopped lets go of it a moment
+    later), or holds games (a SQLite file may be replaced with `force`)."""
     if is_postgres(target):
         from .postgres import staging as staging_database
 
-        return staging_database(str(target), force=force)
+        return staging_database(str(target), force=force, wait=wait)
     from .sqlite_files import staging as staging_file
 
-    return staging_file(target, force=force)
+    return staging_file(target, force=force, wait=wait)

@@ -64,6 +64,10 @@ ROWS_PER_INSERT = 99
 # how long a writer waits for the write lock in all (behind this process's writers, then
 # another process's, then the database's) before the request is answered 503 store/busy
 BUSY_SECONDS = 5.0
+# how long a restore waits for a service just stopped to let go of its store (its
+# sessions, its lock files), and how often it looks
+CLOSING_SECONDS = 10.0
+CLOSING_POLL = 0.05
 # a web process commits a batch in place (its event loop waits) when the disk flushes
 # within SLOW_FLUSH seconds: the hop to a thread and back costs about as much; on a disk
 # slower than that, beside the loop. One batch in PROBE_EVERY commits in place to measure

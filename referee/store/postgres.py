@@ -27,7 +27,15 @@ import psycopg_pool
 from psycopg import errors
 
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable
-from .contract import BUSY_SECONDS, EventStore, busy, left, wall_clock
+from .contract import (
+    BUSY_SECONDS,
+    CLOSING_POLL,
+    CLOSING_SECONDS,
+    EventStore,
+    busy,
+    left,
+    wall_clock,
+)
 
 POOL_SIZE = 10  # connections per process at most (a web process, a worker)
 MAX_LIFETIME = 1800.0  # seconds before a pooled connection is replaced
@@ -88,7 +96,11 @@ class PostgresStore(EventStore):
                 timeout=self.busy_seconds,
                 check=self._checked,
                 reset=self._returned,
-                kwargs={"autocommit": True, "options": self._options()},
+                kwargs={
+                    "autocommit": True,
+                    "options": self._options(),
+                    "application_name": application(),
+                },
                 name="referee",
                 open=False,
             )
@@ -302,7 +314,7 @@ def _session(url: str) -> psycopg.Connection:
     """A connection of its own (autocommit), or StoreUnavailable saying why none came (no
     such database, a server that does not answer, a password refused)."""
     try:
-        return psycopg.connect(url, autocommit=True)
+        return psycopg.connect(url, autocommit=True, application_name=application())
     except psycopg.OperationalError as exc:
         said = str(exc).strip().replace("\n", " ")
         raise StoreUnavailable(
@@ -334,27 +346,20 @@ HELD = ("games", "events", "uploads")
 
 
 @contextmanager
-def staging(url: str, *, force: bool = False) -> Iterator[Writing]:
+def staging(
+    url: str, *, force: bool = False, wait: float = CLOSING_SECONDS
+) -> Iterator[Writing]:
     """One transaction on the database `url` names, with its tables made in it if missing:
     what is written in the block is there when it ends without error, and nothing
     otherwise (the tables too).
 
-    Refused (store/in_use) while another session is connected to the database, and
-    (store/not_empty) when it holds games, uploads or events, `force` or not: its log is
-    append-only, so a restore goes into a new database instead."""
-    shown = shown_url(url)
+    Refused (store/in_use) while another session is still connected to the database
+    after `wait` seconds (a service just stopped leaves its sessions to the server to
+    end, a moment later), and (store/not_empty) when it holds games, uploads or events,
+    `force` or not: its log is append-only, so a restore goes into a new database
+    instead."""
     with _session(url) as conn:
-        others = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
-        ).fetchone()
-        if others and others[0]:
-            raise Conflict(
-                "store/in_use",
-                f"{shown} is in use: {others[0]} other session(s) connected; stop the service"
-                " (and its workers) first",
-                {"db": shown, "sessions": others[0]},
-            )
+        _wait_for_others_to_close(conn, shown_url(url), wait)
         with conn.transaction():
             _migrate(conn)
             conn.execute(f"LOCK TABLE {', '.join(HELD)} IN EXCLUSIVE MODE")
@@ -362,11 +367,46 @@ def staging(url: str, *, force: bool = False) -> Iterator[Writing]:
                 if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone():
                     raise Conflict(
                         "store/not_empty",
-                        f"{shown} holds {table}: restore into a new database (createdb) and"
-                        " point --db at it; a store's log cannot be deleted",
-                        {"db": shown, "table": table},
+                        f"{shown_url(url)} holds {table}: restore into a new database"
+                        " (createdb) and point --db at it; a store's log cannot be deleted",
+                        {"db": shown_url(url), "table": table},
                     )
             yield Writing(conn)
+
+
+def _wait_for_others_to_close(conn: psycopg.Connection, shown: str, wait: float) -> None:
+    """Return once no other client session is connected to the database, polling for at
+    most `wait` seconds; then Conflict (store/in_use) naming the sessions still there."""
+    deadline = time.monotonic() + wait
+    while True:
+        others = _other_sessions(conn)
+        if not others:
+            return
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(CLOSING_POLL)
+    named = "; ".join(others)
+    raise Conflict(
+        "store/in_use",
+        f"{shown} is in use: {len(others)} other session(s) still connected after {wait:g} s"
+        f" ({named}); stop the service (and its workers) first",
+        {"db": shown, "sessions": len(others), "connected": others},
+    )
+
+
+def _other_sessions(conn: psycopg.Connection) -> list[str]:
+    """Every other client session on this database, as `pid N (application, user from
+    address, state)`."""
+    rows = conn.execute(
+        "SELECT pid, application_name, usename, client_addr, state FROM pg_stat_activity"
+        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        " AND backend_type = 'client backend' ORDER BY pid"
+    ).fetchall()
+    return [
+        f"pid {pid} ({application or 'no application name'}, {user} from"
+        f" {address or 'a local socket'}, {state or 'no state'})"
+        for pid, application, user, address, state in rows
+    ]
 
 
 def migrations() -> list[tuple[int, str, str]]:
@@ -377,6 +417,12 @@ def migrations() -> list[tuple[int, str, str]]:
         if matched:
             found.append((int(matched[1]), entry.name, entry.read_text("utf-8")))
     return sorted(found)
+
+
+def application() -> str:
+    """The name this process's sessions show the server (pg_stat_activity), so that what
+    holds a database can be told to its operator."""
+    return f"referee (pid {os.getpid()})"
 
 
 def shown_url(url: str) -> str:

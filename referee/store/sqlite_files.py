@@ -4,6 +4,7 @@ place of another (a restore) once it is complete, while no process uses the old 
 import fcntl
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,7 @@ import sqlite_utils
 
 from ..engine.errors import Conflict, NotFound
 from . import schema
-from .contract import BUSY_SECONDS
+from .contract import BUSY_SECONDS, CLOSING_POLL, CLOSING_SECONDS
 
 # the lock files beside a database, and who holds each: a restore takes them all
 IN_USE = {
@@ -92,19 +93,22 @@ def make_private(path: Path, *, mode: int = 0o600) -> None:
 
 
 @contextmanager
-def staging(target: str | Path, *, force: bool = False) -> Iterator[sqlite3.Connection]:
+def staging(
+    target: str | Path, *, force: bool = False, wait: float = CLOSING_SECONDS
+) -> Iterator[sqlite3.Connection]:
     """A write transaction on a new file that takes the place of `target` when the block
     ends without error (renamed over it); the target is left as it was otherwise.
 
-    Refused (store/in_use) while anyone holds a lock file beside it: a `referee serve`,
-    a sweeper, a process with the store open or writing; those locks are held until the
-    end, so nothing starts on it meanwhile. A target that holds games, or is not a store,
+    Refused (store/in_use) while anyone still holds a lock file beside it after `wait`
+    seconds: a `referee serve`, a sweeper, a process with the store open or writing (one
+    stopping lets go of them as it ends); those locks are held until the end, so nothing
+    starts on it meanwhile. A target that holds games, or is not a store,
     is refused (store/not_empty) unless `force`."""
     path = Path(target).resolve()
     if str(target) == ":memory:":
         raise NotFound("store/not_found", "a store in memory cannot be restored into", {})
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _kept_out(path):
+    with _kept_out(path, wait):
         _check_replaceable(path, force=force)
         staged = path.with_name(f".{path.name}.restore-{os.getpid()}")
         staged.unlink(missing_ok=True)
@@ -121,26 +125,38 @@ def staging(target: str | Path, *, force: bool = False) -> Iterator[sqlite3.Conn
 
 
 @contextmanager
-def _kept_out(path: Path) -> Iterator[None]:
-    """Every lock file beside `path` held exclusively, or Conflict naming who holds one."""
+def _kept_out(path: Path, wait: float) -> Iterator[None]:
+    """Every lock file beside `path` held exclusively, each waited for `wait` seconds at
+    most, or Conflict naming who holds one."""
     held: list[Any] = []
+    deadline = time.monotonic() + wait
     try:
         for suffix, holder in IN_USE.items():
             lock = open(f"{path}{suffix}", "a+")  # noqa: SIM115 - closed below
             held.append(lock)
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not _locked(lock, deadline):
                 raise Conflict(
                     "store/in_use",
-                    f"{path} is in use: {holder} holds {path.name}{suffix}; stop the service"
-                    " (and its workers) first",
+                    f"{path} is in use: {holder} still holds {path.name}{suffix} after"
+                    f" {wait:g} s; stop the service (and its workers) first",
                     {"db": str(path), "lock": f"{path}{suffix}"},
-                ) from None
+                )
         yield
     finally:
         for lock in held:
             lock.close()
+
+
+def _locked(lock: Any, deadline: float) -> bool:
+    """Whether an exclusive lock on the open file was taken before `deadline`."""
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(CLOSING_POLL)
 
 
 def _check_replaceable(path: Path, *, force: bool) -> None:

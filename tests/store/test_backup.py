@@ -4,6 +4,7 @@ before it began; a backup of either backend restores into either; restore refuse
 store in use or holding games; a damaged backup is refused and the target untouched."""
 
 import hashlib
+import os
 import sqlite3
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import psycopg
 import pytest
 from command_line import ok, run
 from stores import store_target
+from waiting import wait_until
 from whole_store import PLAYERS, contents, fill
 
 from referee.bots import choose
@@ -255,13 +257,92 @@ def test_restore_refuses_a_sqlite_store_in_use(backup, tmp_path, holder, script,
 def test_restore_refuses_a_postgresql_store_in_use_or_holding_games(backup, postgres_url):
     in_use = open_store(postgres_url)
     in_use.game_ids()  # a session of its pool connected
-    refused = run("restore", backup, "--db", postgres_url)
+    refused = run("restore", backup, "--db", postgres_url, "--wait", "0.2")
     assert refused.exit_code == 1 and "store/in_use" in refused.output
+    assert "still connected after 0.2 s" in refused.output
+    assert f"referee (pid {os.getpid()})" in refused.output  # who holds it, named
     in_use.close()
     ok("restore", backup, "--db", postgres_url)
     for force in ([], ["--force"]):
         refused = run("restore", backup, "--db", postgres_url, *force)
         assert refused.exit_code == 1 and "store/not_empty" in refused.output
+
+
+def restoring(backup: Path, target: str, *more: str) -> subprocess.Popen:
+    """`referee restore BACKUP --db TARGET` in a process of its own, its output kept."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "referee", "restore", str(backup), "--db", target, *more],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def sessions_of(url: str, pid: int) -> int:
+    """How many sessions the process `pid` (a referee) has on the database."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND application_name = %s",
+            (f"referee (pid {pid})",),
+        ).fetchone()
+    return row[0] if row else 0
+
+
+def holds_open(pid: int, path: Path) -> bool:
+    """Whether the process `pid` has the file `path` open."""
+    fds = Path(f"/proc/{pid}/fd")
+    try:
+        return any(fd.readlink() == path for fd in fds.iterdir())
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def test_a_restore_begun_while_a_stopping_service_is_connected_waits_for_it(
+    backup, postgres_url
+):
+    """The service's last session is still there when the restore looks (as when a
+    restore follows the service's stop at once): it waits for the session to end."""
+    service = open_store(postgres_url)
+    service.game_ids()
+    process = restoring(backup, postgres_url)
+    try:
+        wait_until(lambda: sessions_of(postgres_url, process.pid), "the restore's session")
+        service.close()
+        output, _ = process.communicate(timeout=WAIT)
+    finally:
+        process.kill()
+    assert process.returncode == 0, output
+    assert "every log valid" in output
+    assert contents(open_store(postgres_url, create=False))
+
+
+def test_a_restore_waits_for_a_stopping_service_to_let_go_of_a_sqlite_file(backup, tmp_path):
+    target = tmp_path / "stopping.db"
+    ok("restore", backup, "--db", target)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, f"{target}.serve.lock"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+    process = restoring(backup, str(target), "--force")
+    lock = Path(f"{target}.serve.lock").resolve()
+    try:
+        wait_until(
+            lambda: holds_open(process.pid, lock) or process.poll() is not None,
+            "the restore to open the lock the service holds",
+        )
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(WAIT)
+        output, _ = process.communicate(timeout=WAIT)
+    finally:
+        process.kill()
+        holder.kill()
+    assert process.returncode == 0, output
+    assert "every log valid" in output
 
 
 def test_restore_replaces_a_sqlite_store_holding_games_only_with_force(source, backup, tmp_path):

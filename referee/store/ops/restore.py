@@ -5,7 +5,7 @@ transaction); the target is left as it was otherwise."""
 
 from pathlib import Path
 
-from .. import staging
+from .. import CLOSING_SECONDS, staging
 from ..sqlite import SqliteStore
 from .backup import Manifest, read_manifest
 from .copy import Copied, copy_into
@@ -14,14 +14,20 @@ from .tables import through
 
 
 def restore(
-    backup: str | Path, target: str, *, force: bool = False, step: Step | None = None
+    backup: str | Path,
+    target: str,
+    *,
+    force: bool = False,
+    wait: float = CLOSING_SECONDS,
+    step: Step | None = None,
 ) -> tuple[Manifest, Copied, Verified]:
-    """Restore `backup` into the store `target` names; refused while the target is in
-    use or holds games (a SQLite file may be replaced with `force`), and Damaged, the
-    target untouched, when a log of the copy does not verify or match the manifest."""
+    """Restore `backup` into the store `target` names; refused while the target is
+    still in use after `wait` seconds or holds games (a SQLite file may be replaced with
+    `force`), and Damaged, the target untouched, when a log of the copy does not verify
+    or match the manifest."""
     manifest = read_manifest(backup)
     source = SqliteStore(backup, create=False)
-    with source.snapshot() as conn, staging(target, force=force) as staged:
+    with source.snapshot() as conn, staging(target, force=force, wait=wait) as staged:
         copied = copy_into(through(conn), source.INSERTION_ORDER, staged, step=step)
         verified = verify_logs(through(staged), manifest.games, step=step, what="manifest")
         verified.problems += unexpected(copied.tails, manifest.games, "manifest")
