@@ -347,6 +347,7 @@ def main() -> None:
         Server(settings, bare_app() if args.serve == "bare" else None).run()
         return
     SCRIPT[:] = script()  # not at import: the servers this script starts import it too
+    Path(args.db_dir).mkdir(parents=True, exist_ok=True)  # var/ is not there on a fresh clone
     with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         figures = measure(args, Path(tmp) / "quiet")
         if args.contention:
