@@ -6,11 +6,12 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+from waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 REFEREE = Path(sys.executable).parent / "referee"
@@ -88,13 +89,14 @@ def stop(process: subprocess.Popen) -> None:
 
 def wait_until_answering(http: Http, process: subprocess.Popen) -> bool:
     """True once the service answers; False if it exited (its port was taken)."""
-    deadline = time.monotonic() + ANSWER_WITHIN
-    while time.monotonic() < deadline:
+
+    def answered_or_exited() -> str | None:
         if process.poll() is not None:
-            return False
+            return "exited"
         try:
-            if http.call("GET", "/rulesets")[0] == 200:
-                return True
+            return "answering" if http.call("GET", "/rulesets")[0] == 200 else None
         except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"referee serve did not answer within {ANSWER_WITHIN} s")
+            return None
+
+    told = wait_until(answered_or_exited, "referee serve to answer", bound=ANSWER_WITHIN)
+    return told == "answering"

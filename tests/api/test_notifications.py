@@ -7,13 +7,13 @@ clock for the retries and reminders."""
 import json
 import socket
 import threading
-import time
 
 import pytest
 from aiosmtpd.controller import Controller
 from receiver import Receiver
 from standardwebhooks.webhooks import Webhook
 from stores import store_target
+from waiting import wait_until
 
 from referee.app import create_app
 from referee.notify import BACKOFF, GIVE_UP_AFTER, HANDED_GRACE
@@ -233,7 +233,7 @@ def test_a_round_summary_is_mailed_through_a_real_smtp_server(client, referee, c
         referee.clock = lambda: T0 + 10 * 86400  # every deadline has passed
         assert referee.resolve_round(game_id, round_number) == "resolved"
         assert send_due(referee, T0 + 10 * 86400) == ["delivered"]
-        wait_until(lambda: mail)
+        wait_until(lambda: mail, "the round-resolved e-mail to reach the SMTP server", bound=WITHIN)
     finally:
         smtp.stop()
     ((to, message),) = mail
@@ -245,13 +245,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_until(condition) -> None:
-    stop = time.monotonic() + WITHIN
-    while not condition():
-        assert time.monotonic() < stop, "not within the bound"
-        time.sleep(0.05)
 
 
 def test_reminders_come_before_a_deadline_and_not_after_the_seat_moved(

@@ -2,10 +2,9 @@
 it, and without scripts it is a text area to select; "I posted it" (a plain form) starts
 the next post after it."""
 
-import time
-
 from browsing import People, answered, caught_up, create_game, shoot, to_move
 from playwright.sync_api import Page, expect
+from waiting import wait_until
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]
 WITHIN = 60  # seconds, for failing only
@@ -17,10 +16,7 @@ def clipboard(page: Page) -> str:
 
 def copied(page: Page, text: str) -> None:
     """Wait until the clipboard holds `text` (the copy is asynchronous)."""
-    stop = time.monotonic() + WITHIN
-    while clipboard(page) != text:
-        assert time.monotonic() < stop, "the post never reached the clipboard"
-        time.sleep(0.05)
+    wait_until(lambda: clipboard(page) == text, "the post to reach the clipboard", bound=WITHIN)
 
 
 def play_first(page: Page) -> None:

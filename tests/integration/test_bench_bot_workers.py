@@ -4,13 +4,13 @@ whose worker process is killed mid-game and which is delivered again."""
 
 import os
 import signal
-import time
 from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 from task_runs import holder_key, runs_key
 from test_rounds_workers import WITHIN
+from waiting import wait_until
 
 from referee import embedded
 from referee.bots.matches import Job, played
@@ -66,10 +66,4 @@ def test_a_game_whose_worker_process_dies_is_played_again_to_the_same_result(
 
 def holder(redis, key: str) -> int:
     """Poll until the worker says which process holds the game's first run."""
-    stop = time.monotonic() + WITHIN
-    while time.monotonic() < stop:
-        pid = redis.get(key)
-        if pid is not None:
-            return int(pid)
-        time.sleep(0.1)
-    raise AssertionError(f"no worker took the game within {WITHIN} s")
+    return int(wait_until(lambda: redis.get(key), "a worker to take the game", bound=WITHIN))

@@ -3,10 +3,9 @@ with the real HTTP app: games of bots played to their end (in turns, and in seal
 rounds), a bot move delivered several times appended once, and a bot move whose task
 was lost sent again by the sweeper."""
 
-import time
-
 import pytest
 from test_rounds_workers import WITHIN, log_of, wait_until_ready
+from waiting import wait_until
 
 from referee import embedded
 from referee.engine import game
@@ -24,16 +23,6 @@ def create(client, ruleset, players, **body):
     answer = client.post("/games", json={"ruleset": ruleset, "players": players, **body})
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
-
-
-def wait_for(check, what):
-    """Poll until `check()` is true (a bound only a failure waits out)."""
-    stop = time.monotonic() + WITHIN
-    while time.monotonic() < stop:
-        if check():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"{what} did not happen within {WITHIN} s")
 
 
 def bot_batches(events, seat):
@@ -63,7 +52,7 @@ def test_a_game_of_bots_is_played_to_its_end_by_the_workers(client, app, db, bro
         return shown["status"] == "finished"
 
     with embedded.workers(1, broker=broker, db=db):
-        wait_for(over, "the end")
+        wait_until(over, "the game to end", bound=WITHIN)
     events = log_of(app, game_id)
     for seat, level in enumerate(GAMES[ruleset]):
         moves = bot_batches(events, seat)
@@ -123,5 +112,5 @@ def test_a_lost_bot_move_is_sent_again_by_the_sweeper(client, app, db, broker, m
     referee.scheduler = scheduler
     game_id = created["game_id"]
     with embedded.workers(1, broker=broker, db=db):
-        wait_for(lambda: bot_batches(log_of(app, game_id), 1), "the bot's move")
+        wait_until(lambda: bot_batches(log_of(app, game_id), 1), "the bot's move", bound=WITHIN)
     assert len(bot_batches(log_of(app, game_id), 1)) == 1

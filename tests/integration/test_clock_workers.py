@@ -12,6 +12,7 @@ import pytest
 from receiver import Receiver
 from standardwebhooks.webhooks import Webhook
 from test_rounds_workers import HOUR, WITHIN, log_of, wait_until_ready, wait_until_writing
+from waiting import wait_until
 
 from referee import embedded
 
@@ -42,12 +43,7 @@ def timeouts(app, game_id, seat=0):
 
 def wait_for_timeout(app, game_id, seat=0):
     """Poll the log until the seat has timed out."""
-    stop = time.monotonic() + WITHIN
-    while time.monotonic() < stop:
-        if timeouts(app, game_id, seat):
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"seat {seat} did not time out within {WITHIN} s")
+    wait_until(lambda: timeouts(app, game_id, seat), f"seat {seat} to time out", bound=WITHIN)
 
 
 def created_two_hours_ago(app):

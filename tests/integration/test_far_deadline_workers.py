@@ -5,13 +5,13 @@ the timeout out again, so a timed task sent at once for a far deadline runs many
 
 import json
 import os
-import time
 from base64 import b64decode
 from pathlib import Path
 
 import pytest
 from task_runs import runs_key
 from test_rounds_workers import HOUR, PLAYERS, WITHIN, counted, log_of, wait_for_round
+from waiting import wait_until
 
 from referee import embedded
 from referee.app import create_app
@@ -50,12 +50,7 @@ def held(redis, task, args):
 
 
 def wait_until_none_held(redis, task, args):
-    stop = time.monotonic() + WITHIN
-    while time.monotonic() < stop:
-        if not held(redis, task, args):
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"{task} {args} still held after {WITHIN} s")
+    wait_until(lambda: not held(redis, task, args), f"Redis to hold no {task} {args}", bound=WITHIN)
 
 
 def test_a_round_due_beyond_the_visibility_timeout_is_resolved_by_one_task_run(

@@ -4,9 +4,9 @@ worker process; times driven by the `now` a probe is given, never by waiting."""
 import os
 import shutil
 import sqlite3
-import time
 
 import pytest
+from waiting import wait_until
 
 from referee import embedded
 from referee.app import create_app
@@ -113,17 +113,12 @@ def test_readyz_turns_green_once_a_real_worker_sweeps_and_healthz_always_answers
     red = client.get("/readyz")
     assert red.status_code == 503 and red.get_json()["status"] == "not_ready"
     with embedded.workers(1, broker=broker, db=db, env={"REFEREE_SWEEP_SECONDS": "1"}):
-        green = wait_for(lambda: client.get("/readyz"), lambda r: r.status_code == 200)
+        green = wait_until(lambda: ready_answer(client), "/readyz to answer 200")
     assert green.get_json()["status"] == "ready"
     assert broker_client(broker).get(SWEEP_KEY) is not None
 
 
-def wait_for(probe, done, *, bound: float = 120.0):
-    """Ask `probe` until `done` says yes; the bound is only for failing."""
-    give_up = time.monotonic() + bound
-    while True:
-        answer = probe()
-        if done(answer):
-            return answer
-        assert time.monotonic() < give_up, f"still {answer.get_json()}"
-        time.sleep(0.2)
+def ready_answer(client):
+    """The answer to GET /readyz if it is a 200, else None."""
+    answer = client.get("/readyz")
+    return answer if answer.status_code == 200 else None

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 from referee import embedded
 
@@ -40,40 +41,36 @@ def submit(client, game_id, headers, number=0):
 
 def wait_for_round(client, game_id, number):
     """Poll the API until round `number` is open (the one before it resolved)."""
-    stop = time.monotonic() + WITHIN
-    while time.monotonic() < stop:
-        opened = client.get(f"/games/{game_id}").get_json()["round"]["open"]
-        if opened and opened["round"] == number:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"round {number} did not open within {WITHIN} s")
+
+    def opened() -> bool:
+        shown = client.get(f"/games/{game_id}").get_json()["round"]["open"]
+        return bool(shown) and shown["round"] == number
+
+    wait_until(opened, f"round {number} to open", bound=WITHIN)
 
 
 def wait_until_ready(celery):
     """Poll until a worker answers a ping (it has built its app and consumes tasks)."""
-    stop = time.monotonic() + WITHIN
-    while time.monotonic() < stop:
-        if celery.control.ping(timeout=0.5):
-            return
-    raise AssertionError(f"no worker answered within {WITHIN} s")
+    wait_until(lambda: celery.control.ping(timeout=0.5), "a worker to answer a ping", bound=WITHIN)
 
 
 def wait_until_writing(db):
     """Poll until another connection holds the SQLite file's write lock: a worker is
     inside an append's transaction."""
     probe = sqlite3.connect(db, timeout=0, isolation_level=None)
-    stop = time.monotonic() + WITHIN
+
+    def locked() -> bool:
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:  # database is locked
+            return True
+        probe.execute("ROLLBACK")
+        return False
+
     try:
-        while time.monotonic() < stop:
-            try:
-                probe.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError:  # database is locked
-                return
-            probe.execute("ROLLBACK")
-            time.sleep(0.05)
+        wait_until(locked, "a worker to begin an append", bound=WITHIN)
     finally:
         probe.close()
-    raise AssertionError(f"no worker began an append within {WITHIN} s")
 
 
 def log_of(app, game_id):

@@ -21,6 +21,7 @@ from http.client import HTTPConnection, HTTPException
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 from referee.service import Referee
 from referee.store import open_store
@@ -81,14 +82,10 @@ def child_pid(served: "Served", name: str) -> int:
     raise AssertionError(f"no {name} under referee serve: {descendants(served.process.pid)}")
 
 
-def wait_for(what, done, *, bound: float = BOUND):
-    give_up = time.monotonic() + bound
-    while True:
-        answer = what()
-        if done(answer):
-            return answer
-        assert time.monotonic() < give_up, f"still {answer!r}"
-        time.sleep(0.05)
+def answered(port: int, path: str, status: int):
+    """(status, body) of GET `path` if its status is `status`, else None."""
+    answer = http(port, "GET", path)
+    return answer if answer[0] == status else None
 
 
 def http(port: int, method: str, path: str, body=None, token=None):
@@ -130,7 +127,7 @@ class Served:
             stdout=self.output,
             stderr=subprocess.STDOUT,
         )
-        wait_for(self.ready, bool)
+        wait_until(self.ready, "referee serve to be ready", bound=BOUND)
 
     def ready(self) -> bool:
         assert self.process.poll() is None, (self.where / "serve.log").read_text()
@@ -175,12 +172,12 @@ def test_a_killed_child_comes_back_and_an_overdue_round_still_resolves(served, n
     killed = time.monotonic()
     os.kill(doomed, signal.SIGKILL)
     game_id = overdue_game(served.db, f"killed-{name}")
-    wait_for(lambda: round_zero_resolved(served.db, game_id), bool)
+    wait_until(lambda: round_zero_resolved(served.db, game_id), "round 0 to resolve", bound=BOUND)
     took = time.monotonic() - killed
     assert child_pid(served, name) != doomed
     assert f"{name} (pid {doomed}) was killed by SIGKILL; restarting in 0.5 s" in served.log()
     assert round_zero_resolved(served.db, game_id) == 1
-    wait_for(served.ready, bool)
+    wait_until(served.ready, "referee serve to be ready again", bound=BOUND)
     print(f"{name} killed -> overdue round resolved in {took:.1f} s")
 
 
@@ -188,13 +185,13 @@ def test_readiness_goes_red_while_redis_does_not_answer_and_green_after(served):
     stopped = child_pid(served, "redis")
     os.kill(stopped, signal.SIGSTOP)  # alive but silent: nothing to restart, the probe fails
     try:
-        status, body = wait_for(
-            lambda: http(served.port, "GET", "/readyz"), lambda answer: answer[0] == 503
+        status, body = wait_until(
+            lambda: answered(served.port, "/readyz", 503), "/readyz to answer 503", bound=BOUND
         )
         assert body["status"] == "not_ready" and body["checks"]["broker"]["ok"] is False
     finally:
         os.kill(stopped, signal.SIGCONT)
-    wait_for(served.ready, bool)
+    wait_until(served.ready, "referee serve to be ready again", bound=BOUND)
 
 
 def test_serve_killed_while_seats_play_leaves_no_process_and_loses_nothing(tmp_path):
@@ -211,12 +208,16 @@ def test_serve_killed_while_seats_play_leaves_no_process_and_loses_nothing(tmp_p
         target=play, args=(serving.port, game_id, tokens, acknowledged), daemon=True
     )
     playing.start()
-    wait_for(lambda: len(acknowledged), lambda n: n >= 10)
+    wait_until(lambda: len(acknowledged) >= 10, "ten acknowledged commands", bound=BOUND)
     below = descendants(serving.process.pid)
     assert len(below) >= 5  # redis, web and its process, worker and its pool child, beat
     serving.process.kill()
     serving.process.wait()
-    wait_for(lambda: set(below) & set(processes()), lambda left: not left)
+    wait_until(
+        lambda: not set(below) & set(processes()),
+        f"every process below referee serve to end: {below}",
+        bound=BOUND,
+    )
     playing.join(timeout=BOUND)
     serving.output.close()
 
@@ -270,14 +271,24 @@ def test_a_second_beat_on_the_same_database_waits_as_a_standby(served):
         text=True,
     )
     try:
-        waiting = wait_for(standby.stderr.readline, lambda line: "another beat" in line or not line)
+        waiting = wait_until(
+            lambda: said(standby, "another beat"), "the standby to see another beat", bound=BOUND
+        )
         assert "this one waits until it stops" in waiting
         os.kill(child_pid(served, "beat"), signal.SIGKILL)
-        taken = wait_for(standby.stderr.readline, lambda line: "sweeps" in line or not line)
+        taken = wait_until(lambda: said(standby, "sweeps"), "the standby to sweep", bound=BOUND)
         assert "the other beat stopped; this one sweeps" in taken
     finally:
         standby.kill()
         standby.wait()
+
+
+def said(process: subprocess.Popen, text: str) -> str | None:
+    """The next line the process writes on its stderr if it says `text`; its stderr
+    ending (the process gone) fails the wait at once."""
+    line = process.stderr.readline()
+    assert line, "its stderr ended"
+    return line if text in line else None
 
 
 def redis_url(served: Served) -> str:
@@ -374,6 +385,10 @@ def test_what_the_server_refuses_before_the_app_is_json_too(served):
 
 def test_the_access_log_has_one_line_per_request_and_never_a_query_string(served):
     assert http(served.port, "GET", "/healthz?token=a-secret-token")[0] == 200
-    wait_for(served.log, lambda text: '"GET /healthz HTTP/1.1" 200' in text)
+    wait_until(
+        lambda: '"GET /healthz HTTP/1.1" 200' in served.log(),
+        "the access log's line for GET /healthz",
+        bound=BOUND,
+    )
     assert "a-secret-token" not in served.log()
     assert "sweep" not in served.log().lower()  # the sweeps every second say nothing

@@ -298,9 +298,7 @@ def holds_open(pid: int, path: Path) -> bool:
         return False
 
 
-def test_a_restore_begun_while_a_stopping_service_is_connected_waits_for_it(
-    backup, postgres_url
-):
+def test_a_restore_begun_while_a_stopping_service_is_connected_waits_for_it(backup, postgres_url):
     """The service's last session is still there when the restore looks (as when a
     restore follows the service's stop at once): it waits for the session to end."""
     service = open_store(postgres_url)

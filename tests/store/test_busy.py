@@ -8,6 +8,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
+from waiting import wait_until
 
 import referee.store.sqlite as sqlite_backend
 from referee.app import create_app
@@ -175,7 +176,7 @@ def test_a_writer_queued_here_then_behind_another_process_waits_what_is_left(
     writer = threading.Thread(target=lambda: outcome.append(attempt(busy, game_id, records)))
     with write_lock_held(store.path):  # and another process's
         writer.start()
-        queued = wait_until(lambda: busy._waiting, "the append to queue")
+        queued = moment(lambda: busy._waiting, "the append to queue")
         time.sleep(BUSY_HERE / 2)  # the other writer holds the lock for half of it
         released = time.monotonic()
         busy._write_lock.release()
@@ -202,7 +203,7 @@ def test_a_batch_waits_no_longer_than_its_earliest_writer_may(referee_game, monk
     ]
     for writer in writers:
         writer.start()
-    wait_until(lambda: len(store._waiting) == 2, "both appends to queue")
+    moment(lambda: len(store._waiting) == 2, "both appends to queue")
     store._write_lock.release()
     for writer in writers:
         writer.join(WITHIN)
@@ -223,12 +224,10 @@ def attempt(store: EventStore, game_id: str, records: list, deadline: float | No
         return error
 
 
-def wait_until(check, what: str) -> float:
-    """The moment `check()` first held (polled; WITHIN bounds a failing test only)."""
-    give_up = time.monotonic() + WITHIN
-    while not check():
-        assert time.monotonic() < give_up, f"waited {WITHIN} s for {what}"
-        time.sleep(0.001)
+def moment(check, what: str) -> float:
+    """The moment `check()` first held (polled every millisecond; WITHIN bounds a failing
+    test only)."""
+    wait_until(check, what, bound=WITHIN, every=0.001)
     return time.monotonic()
 
 
