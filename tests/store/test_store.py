@@ -446,7 +446,10 @@ def test_processes_starting_together_on_a_new_store_all_get_their_tables(
     ('database is locked', a table made twice)."""
     import multiprocessing
 
-    context = multiprocessing.get_context("spawn")
+    # processes forked from a server that imported the store once (each spawned afresh
+    # imported it again, a second apiece): they start closer together, which the race needs
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["referee.store", "referee.store.postgres"])
     for attempt in range(12 if backend == "sqlite" else 3):
         if backend == "postgresql":
             request.getfixturevalue("postgres_cluster")
