@@ -34,6 +34,8 @@ class People:
         self.contexts.append(context)
         page = context.new_page()
         page.goto(url if url.startswith("http") else self.base + url)
+        if page.url.endswith("/welcome"):  # an invite link: on to the seat, where it acts
+            page.wait_for_url(lambda now: not now.endswith("/welcome"))
         return page
 
     def close(self) -> None:

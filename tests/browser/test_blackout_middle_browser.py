@@ -95,3 +95,21 @@ def test_a_round_nobody_answers_passes_its_deadline_and_the_pages_move_on(people
     expect(spectator.locator("#feed")).to_contain_text(closed, timeout=DEADLINE_WAIT)
     expect(ben.locator("#orders-h")).to_contain_text("round 1", timeout=DEADLINE_WAIT)
     expect(ben.locator("#feed")).to_contain_text(closed)
+
+
+def test_news_that_leaves_a_seats_orders_form_as_it_was_leaves_its_buttons_in_place(
+    people: People,
+):
+    """Another seat's sealed orders change Ann's page (who has sealed) but not her orders
+    form: the form she may be pressing a button of stays the same element, so a press
+    while the news arrives is not lost (the button was replaced under it)."""
+    moderator = people.open("/")
+    links = create_game(moderator, "Blackout Middle", PLAYERS, "browser-blackout-kept")
+    ann, ben = people.open(links["Ann"]), people.open(links["Ben"])
+    number = open_round(ann)
+    # marked by a property, not an attribute: the page compares what the regions show
+    ann.evaluate("document.getElementById('orders').shownBefore = true")
+    seal(ben, number)
+    expect(ann.locator("#status")).to_contain_text("Ben: orders sealed")
+    assert ann.evaluate("document.getElementById('orders').shownBefore") is True
+    seal(ann, number)  # and it still seals

@@ -52,6 +52,27 @@ document.addEventListener("submit", (e) => {
   if (region) edited.delete(region);
 });
 
+// what each rendering of a form draws anew: its idempotency key and its CSRF token
+const FRESH = "input[name=key], input[name=csrf_token]";
+
+// two renderings of a region alike but for what each draws anew
+function same(shown, incoming) {
+  const bare = (region) => {
+    const copy = region.cloneNode(true);
+    for (const input of copy.querySelectorAll(FRESH)) input.remove();
+    return copy;
+  };
+  return bare(shown).isEqualNode(bare(incoming));
+}
+
+// a region kept on the page takes the fresh key and token of its new rendering
+function freshen(kept, incoming) {
+  const fresh = incoming.querySelectorAll(FRESH);
+  kept.querySelectorAll(FRESH).forEach((input, n) => {
+    if (fresh[n] && fresh[n].name === input.name) input.value = fresh[n].value;
+  });
+}
+
 async function refresh() {
   const answer = await fetch(game.dataset.part, { credentials: "same-origin", cache: "no-store" });
   if (!answer.ok) return;
@@ -62,15 +83,22 @@ async function refresh() {
   // moves made in quick succession (bots') overlap their fetches: an answer that comes
   // after a newer one was shown is dropped, or the page would stay behind the game
   if (Number(next.dataset.version) < Number(live.dataset.version)) return;
+  // a region kept as it is: one being edited, and one the news did not change, so that
+  // a button pressed while the news arrives is the button the page still shows (a press
+  // on a button replaced between mouse down and up would be lost)
   const keep = new Map();
   for (const region of live.querySelectorAll("[data-region]")) {
-    if (edited.has(region) || region.contains(document.activeElement) && region.id === "orders") {
+    const incoming = next.querySelector(`#${region.id}`);
+    if (edited.has(region) || region.contains(document.activeElement) && region.id === "orders"
+        || incoming && same(region, incoming)) {
       keep.set(region.id, region);
     }
   }
   for (const [id, region] of keep) {
     const incoming = next.querySelector(`#${id}`);
-    if (incoming) incoming.replaceWith(region);
+    if (!incoming) continue;
+    freshen(region, incoming);
+    incoming.replaceWith(region);
   }
   live.replaceWith(next);
   showCopyButtons();
