@@ -16,6 +16,7 @@ import random
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -50,6 +51,18 @@ class Hub:
         self._waiting: dict[str, int] = {}  # streams waiting per game (the bell goes with the last)
         self._shared = Recent(SHARED_KEPT)
         self.clock: Callable[[], float] = time.monotonic  # what is shared is kept a second
+        self.closing = False  # the process is stopping: every stream ends
+        _HUBS.add(self)
+
+    def close(self) -> None:
+        """End every stream of this hub at once (they return as they wake): a process
+        that stops must not wait out its graceful time for streams that never end."""
+        with self._lock:
+            self.closing = True
+            bells = list(self._bells.values())
+            self._bells.clear()
+        for bell in bells:
+            bell.set()
 
     def appended(self, game_id: str, seq: int) -> None:
         with self._lock:
@@ -78,12 +91,13 @@ class Hub:
         return self._shared.held((game_id, key, mark, int(self.clock())), build)
 
     def wait(self, game_id: str, after: int, timeout: float) -> bool:
-        """True once news says the game is past `after`, or to look again; False after
-        `timeout` seconds, less up to a quarter at random: streams opened together (a
-        page's many visitors, a flood) do not all wake together ever after."""
+        """True once news says the game is past `after`, or to look again (or the hub is
+        closing); False after `timeout` seconds, less up to a quarter at random: streams
+        opened together (a page's many visitors, a flood) do not all wake together ever
+        after."""
         timeout *= 1 - random.random() / 4
         with self._lock:
-            if self._versions.get(game_id, 0) > after:
+            if self._versions.get(game_id, 0) > after or self.closing:
                 return True
             bell = self._bells.setdefault(game_id, threading.Event())
             self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
@@ -100,6 +114,16 @@ class Hub:
             del self._waiting[game_id]
             if self._bells.get(game_id) is bell:
                 del self._bells[game_id]
+
+
+# every hub of this process (one per app), for close_streams
+_HUBS: "weakref.WeakSet[Hub]" = weakref.WeakSet()
+
+
+def close_streams() -> None:
+    """Every live stream of this process ends (the process is stopping)."""
+    for hub in list(_HUBS):
+        hub.close()
 
 
 class Herald:

@@ -14,9 +14,11 @@ import resource
 from dataclasses import dataclass, replace
 from typing import Any
 
+import gevent
 from gunicorn import util
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+from gunicorn.workers.ggevent import GeventWorker
 
 from .supervisor import set_parent_death_signal
 
@@ -51,7 +53,7 @@ def options(settings: Settings) -> dict[str, Any]:
     return {
         "bind": f"{settings.host}:{settings.port}",
         "workers": settings.processes,
-        "worker_class": "gevent",
+        "worker_class": "referee.server.Worker",
         "worker_connections": settings.connections,
         "timeout": settings.timeout,
         "graceful_timeout": 10,
@@ -88,6 +90,30 @@ class Server(BaseApplication):
         from .app import create_app
 
         return create_app({"REDIS_URL": os.environ.get("REDIS_URL") or None})
+
+
+class Worker(GeventWorker):
+    """gunicorn's gevent worker whose stop ends the live streams it holds at once, and
+    their connections: they never end by themselves, and it would wait its whole graceful
+    time (10 s) for them."""
+
+    def handle_exit(self, sig: Any, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        gevent.spawn(_close_streams)  # out of the signal handler: it takes locks
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        """A request answered while stopping closes its connection (gunicorn ends the
+        keep-alive loop on StopIteration): it would wait out the keep-alive time."""
+        answered = super().handle_request(listener_name, req, sock, addr)
+        if not self.alive:
+            raise StopIteration("stopping")
+        return answered
+
+
+def _close_streams() -> None:
+    from .live import close_streams  # the app imported it in this process already
+
+    close_streams()
 
 
 class QuietLogger(Logger):

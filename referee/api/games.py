@@ -261,7 +261,7 @@ def live_events(service: Referee, game_id: str, token: str | None, after: int, w
     yield "retry: 3000\n\n"
     hub = service.herald.hub
     with service.herald.watching(game_id):  # news from the other processes reaches it
-        while True:
+        while not hub.closing:  # the process is stopping: the client comes back elsewhere
             try:  # a spectator stays one; a token may stop counting
                 viewer = None if token is None else service.viewer(game_id, token)
             except RefereeError:

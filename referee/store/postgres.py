@@ -346,9 +346,7 @@ HELD = ("games", "events", "uploads")
 
 
 @contextmanager
-def staging(
-    url: str, *, force: bool = False, wait: float = CLOSING_SECONDS
-) -> Iterator[Writing]:
+def staging(url: str, *, force: bool = False, wait: float = CLOSING_SECONDS) -> Iterator[Writing]:
     """One transaction on the database `url` names, with its tables made in it if missing:
     what is written in the block is there when it ends without error, and nothing
     otherwise (the tables too).

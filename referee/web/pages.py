@@ -572,7 +572,7 @@ def _news(service: Referee, game_id: str, after: int, wake: float):
     """`changed` each time the game is past the version the page showed."""
     yield "retry: 3000\n\n"
     with service.herald.watching(game_id):  # news from the other processes reaches it
-        while True:
+        while not service.herald.hub.closing:  # the process is stopping: the page comes back
             version = service.state(game_id)["seq"]
             if version > after:
                 after = version

@@ -392,3 +392,45 @@ def test_the_access_log_has_one_line_per_request_and_never_a_query_string(served
     )
     assert "a-secret-token" not in served.log()
     assert "sweep" not in served.log().lower()  # the sweeps every second say nothing
+
+
+def opened_stream(port: int, path: str) -> socket.socket:
+    """A live stream on `path`, once its first lines came (it is held open)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=BOUND)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: referee\r\n\r\n".encode())
+    seen = b""
+    while b"retry: 3000" not in seen:
+        seen += sock.recv(65536)
+    return sock
+
+
+def rest_of(sock: socket.socket) -> bytes:
+    """What the server sends on the connection until it closes it."""
+    said = b""
+    while chunk := sock.recv(65536):
+        said += chunk
+    sock.close()
+    return said
+
+
+def test_a_stop_ends_the_live_streams_it_holds_and_their_connections(served):
+    """A stopping `referee serve` ends each live stream (an API event stream, a page's
+    news) as a whole response and closes its connection, so its web process ends at
+    once rather than at its graceful timeout, with the streams cut."""
+    status, made = http(
+        served.port,
+        "POST",
+        "/games",
+        {"ruleset": "galloping-horse", "players": ["A", "B", "C", "D"]},
+    )
+    assert status == 201, made
+    game_id = made["game_id"]
+    streams = [
+        opened_stream(served.port, f"/games/{game_id}/stream"),
+        opened_stream(served.port, f"/g/{game_id}/live"),
+    ]
+    served.process.terminate()
+    assert served.process.wait(timeout=BOUND) == 0
+    for sock in streams:
+        assert rest_of(sock).endswith(b"0\r\n\r\n")  # the chunked body's end: not cut
+    assert "graceful timeout" not in served.log()
