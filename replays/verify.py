@@ -25,6 +25,7 @@ from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
 from referee.engine.rng import commitment, heard
 from referee.engine.state_hashes import StateHashes
+from referee.recent import Recent
 
 from .log import Event, LogLineError, parse
 from .problems import Invalid
@@ -344,6 +345,9 @@ def _rederive(
     _compare(opening, events, 0, sealing)
     state = game.fold(opening)
     at, hashed = len(opening), StateHashes()
+    if draws is None:  # the draws are told from the start
+        at, state = _resumed(events, seed, sealing, at, state)
+    batches = 0
     while at < len(events):
         if draws is None:  # listening to the draws costs a context per command
             batch, state = _rerun(state, events[at], seed, hashed)
@@ -353,7 +357,59 @@ def _rederive(
             _heard_at(draws, at + 1, labels)
         _compare(batch, events, at, sealing)
         at += len(batch)
+        batches += 1
+        if batches % RESUME_EVERY == 0:
+            _RESUMES.put((seed, events[at - 1]["hash"]), (at, state))
     return state
+
+
+# States re-derived at every RESUME_EVERY-th batch of the logs verified lately in this
+# process, by the seed and the hash of the last event before them. That hash seals every
+# event before it (each hash covers the one before), so a log whose chain holds and
+# whose event there has that hash is those events, byte for byte, which the rules have
+# already re-derived: its re-derivation may start there. Logs that share a beginning (a
+# log and its damaged copies, a game verified as it grows) are re-run from where they
+# part, not from their first event.
+RESUME_EVERY = 8
+RESUMES_KEPT = 256
+
+
+def _resumed(
+    events: list[Event], seed: str, sealing: bool, at: int, state: game.State
+) -> tuple[int, game.State]:
+    """Where the re-derivation of `events` may start, and the state there: the latest
+    resume point kept for its seed and one of its hashes; (`at`, `state`) if none. The
+    chain's links are checked already, and its hashes too unless `sealing`: then the
+    events before the point are checked against their hashes here, and a point past an
+    event whose hash does not hold is passed over."""
+    below, checked = len(events), 0
+    while True:
+        found = _latest_resume(events, seed, at, below)
+        if found is None:
+            return at, state
+        if not sealing:
+            return found
+        bad = next(
+            (n for n in range(checked, found[0]) if event_hash(events[n]) != events[n]["hash"]),
+            None,
+        )
+        if bad is None:
+            return found
+        below, checked = bad, bad
+
+
+def _latest_resume(
+    events: list[Event], seed: str, at: int, below: int
+) -> tuple[int, game.State] | None:
+    """The kept resume point at the latest of events[at:below], if any."""
+    for number in range(below - 1, at - 1, -1):
+        found = _RESUMES.get((seed, events[number]["hash"]))
+        if found is not None:
+            return found
+    return None
+
+
+_RESUMES = Recent(RESUMES_KEPT)
 
 
 def _heard_at(draws: list | None, seq: int, labels: list[str]) -> None:

@@ -24,7 +24,10 @@ ON_ITS_VERDICTS = [
 
 @functools.cache
 def verdicts(log: Path) -> list[tuple[str, str, tuple, tuple]]:
-    """(kind, description, (status, seq, code) expected, the same as reported) per damage."""
+    """(kind, description, (status, seq, code) expected, the same as reported) per damage;
+    the log is verified first, so that each damage's re-derivation resumes where it parts
+    from the log (replays/verify.py keeps the states it passed)."""
+    assert verify_file(log).valid
     found = []
     for damage in damages(read(log), sample=SAMPLE, sealed=SEALED):
         report = verify_bytes(damage.log)

@@ -2,17 +2,21 @@
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 from chained import rechain
 
 from referee.bots import play
 from referee.engine.chain import GENESIS, event_hash
+from referee.recent import Recent
 from referee.service import Referee
 from referee.store import LogicalClock, open_store
 from replays import verify
-from replays.log import dumps
+from replays.log import dumps, read
 from replays.verify import report_of, verify_bytes, verify_events
+
+CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"
 
 
 @pytest.fixture(scope="module")
@@ -187,3 +191,50 @@ def test_a_damaged_log_is_reported_as_the_checks_taken_in_turn_report_it(finishe
         assert not report.valid
         step_by_step = verify._verified(copy.deepcopy(damaged), None, sealing=False)
         assert report_of(report) == report_of(step_by_step)
+
+
+RESUMED_LOGS = [
+    "blackout-middle/blackout-middle-corpus-9-0.jsonl",
+    "dark-horse-west/dark-horse-west-corpus-v1.1.0-4p-5-0.jsonl",
+    "royal-turf/royal-turf-corpus-v1.1.0-4-0.jsonl",
+]
+
+
+@pytest.mark.parametrize("name", RESUMED_LOGS)
+def test_a_log_resumed_where_a_verified_one_parts_from_it_is_judged_as_from_its_start(
+    name, monkeypatch
+):
+    """Every damage of a corpus log, verified after the log itself (so its re-derivation
+    resumes from the states kept at the log's batches, up to where the damage parts
+    from it), gets the very report it gets re-derived from its first event."""
+    from replays.tamper import damages
+
+    path = CORPUS / name
+    if not path.exists():  # the corpus names a log per ruleset; any one of its version
+        path = sorted(path.parent.glob("*.jsonl"))[0]
+    log = path.read_bytes()
+    damaged = [d.log for d in damages(read(path), sample=4, sealed=1)]
+    monkeypatch.setattr(verify, "RESUME_EVERY", 10**9)  # none kept: each from its start
+    monkeypatch.setattr(verify, "_RESUMES", Recent(verify.RESUMES_KEPT))
+    cold = [report_of(verify_bytes(data)) for data in damaged]
+    monkeypatch.setattr(verify, "RESUME_EVERY", 1)
+    assert verify_bytes(log).valid
+    resumed = counting(monkeypatch)
+    assert [report_of(verify_bytes(data)) for data in damaged] == cold
+    assert resumed["from"], "no re-derivation resumed"
+    assert verify_bytes(log).valid  # and the log itself, resumed at its last batch
+
+
+def counting(monkeypatch) -> dict:
+    """How many re-derivations resume from a kept state (`from`: where each did)."""
+    seen: dict = {"from": []}
+    original = verify._resumed
+
+    def resumed(events, seed, sealing, at, state):
+        found = original(events, seed, sealing, at, state)
+        if found[0] != at:
+            seen["from"].append(found[0])
+        return found
+
+    monkeypatch.setattr(verify, "_resumed", resumed)
+    return seen
