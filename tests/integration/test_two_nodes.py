@@ -23,8 +23,8 @@ from test_supervision import (
     http,
     play,
     processes,
-    wait_for,
 )
+from waiting import wait_until
 
 from referee.service import Referee
 from referee.store import open_store
@@ -106,7 +106,11 @@ def resolutions(db: str, game_id: str) -> int:
 def test_overdue_rounds_are_resolved_once_and_one_beat_sweeps(nodes, postgres_url):
     games = overdue_games(postgres_url, 6)
     for game_id in games:
-        wait_for(lambda game_id=game_id: resolutions(postgres_url, game_id), lambda n: n >= 1)
+        wait_until(
+            lambda game_id=game_id: resolutions(postgres_url, game_id) >= 1,
+            f"round 0 of {game_id} to resolve",
+            bound=BOUND,
+        )
     # each resolved once, though both nodes' workers take tasks and may be sent one twice
     assert [resolutions(postgres_url, game_id) for game_id in games] == [1] * len(games)
     sweeping = [node for node in nodes if "this one waits until it stops" not in node.log()]
@@ -114,13 +118,17 @@ def test_overdue_rounds_are_resolved_once_and_one_beat_sweeps(nodes, postgres_ur
 
 
 def test_the_standing_by_beat_takes_over_when_the_sweeping_node_dies(nodes, postgres_url):
-    wait_for(lambda: sum("this one waits" in node.log() for node in nodes), lambda n: n == 1)
+    wait_until(
+        lambda: sum("this one waits" in node.log() for node in nodes) == 1,
+        "one node's beat to stand by",
+        bound=BOUND,
+    )
     sweeping, standby = sorted(nodes, key=lambda node: "this one waits" in node.log())
     sweeping.process.send_signal(signal.SIGKILL)
     sweeping.process.wait()
-    wait_for(lambda: "this one sweeps" in standby.log(), bool)
+    wait_until(lambda: "this one sweeps" in standby.log(), "the standby to sweep", bound=BOUND)
     (game_id,) = overdue_games(postgres_url, 1)
-    wait_for(lambda: resolutions(postgres_url, game_id), lambda n: n == 1)
+    wait_until(lambda: resolutions(postgres_url, game_id) == 1, "round 0 to resolve", bound=BOUND)
 
 
 def test_one_node_killed_under_load_loses_nothing_and_the_other_keeps_serving(nodes, postgres_url):
@@ -135,11 +143,13 @@ def test_one_node_killed_under_load_loses_nothing_and_the_other_keeps_serving(no
     for player in players:
         player.start()
     on_a = games[0]["game_id"]
-    wait_for(lambda: len(acknowledged[on_a]), lambda n: n >= 10)
+    wait_until(lambda: len(acknowledged[on_a]) >= 10, "ten acknowledged commands", bound=BOUND)
     below = descendants(a.process.pid)
     a.process.send_signal(signal.SIGKILL)
     a.process.wait()
-    wait_for(lambda: set(below) & set(processes()), lambda left: not left)
+    wait_until(
+        lambda: not set(below) & set(processes()), "the killed node's processes to end", bound=BOUND
+    )
     for player in players:
         player.join(timeout=BOUND)
     on_b = games[1]["game_id"]
