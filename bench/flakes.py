@@ -46,6 +46,8 @@ class Run:
     tests: int
     skipped: int
     failed: dict[str, str] = field(default_factory=dict)  # test id -> first error line
+    folders: dict[str, float] = field(default_factory=dict)  # tests/<folder> -> test-seconds
+    slowest: list[tuple[float, str]] = field(default_factory=list)  # the 30 longest tests
     tail: str = ""  # the run's last lines where it failed before pytest counted
 
 
@@ -57,7 +59,7 @@ def main() -> None:
     runs = []
     for number, beside in enumerate(spinners[: args.runs], 1):
         console.print(f"run {number}/{args.runs} of {commit[:10]}, beside {beside} spinning")
-        run = one_run(args.repo, commit, beside, keep=args.keep)
+        run = one_run(args.repo, commit, beside, keep=args.keep, addopts=args.addopts)
         runs.append(run)
         said = f"{run.tests} tests, {len(run.failed)} failed, exit {run.exit_code}"
         console.print(f"  {said}, {run.wall_seconds / 60:.1f} min wall")
@@ -82,6 +84,9 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--ref", default="main", help="what to clone (a branch or commit)")
     parser.add_argument("--out", type=Path, default=ROOT / "var/bench/flakes.json")
     parser.add_argument("--keep", action="store_true", help="keep each clone and its logs")
+    parser.add_argument(
+        "--addopts", default="", help="more pytest options for every run (e.g. '-n 3')"
+    )
     return parser.parse_args()
 
 
@@ -91,15 +96,16 @@ def git(repo: Path, *args: str) -> str:
     ).stdout.strip()
 
 
-def one_run(repo: Path, commit: str, beside: int, *, keep: bool) -> Run:
+def one_run(repo: Path, commit: str, beside: int, *, keep: bool, addopts: str = "") -> Run:
     """Clone `commit` into a fresh folder and run CI's script there, beside `beside`
     spinners; the junit report says which tests failed and why."""
     folder = Path(tempfile.mkdtemp(prefix="referee-flakes-", dir="/var/tmp"))
+    print(f"  in {folder}", flush=True)
     clone = folder / "referee"
     subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
     subprocess.run(["git", "-C", str(clone), "checkout", "-q", commit], check=True)
     junit = folder / "junit.xml"
-    env = {**os.environ, "CI": "true", "PYTEST_ADDOPTS": f"--junitxml={junit}"}
+    env = {**os.environ, "CI": "true", "PYTEST_ADDOPTS": f"--junitxml={junit} {addopts}"}
     env.pop("VIRTUAL_ENV", None)
     started = datetime.now(UTC).isoformat(timespec="seconds")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -130,11 +136,17 @@ def read_junit(junit: Path, run: Run) -> None:
     run.tests = int(suite.get("tests", 0))
     run.skipped = int(suite.get("skipped", 0))
     run.pytest_seconds = float(suite.get("time", 0))
+    times = []
     for case in suite.iter("testcase"):
+        name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        seconds = float(case.get("time", 0))
+        times.append((round(seconds, 1), name))
+        folder = "/".join(name.split(".")[:2])
+        run.folders[folder] = round(run.folders.get(folder, 0.0) + seconds, 1)
         for trouble in list(case.findall("failure")) + list(case.findall("error")):
-            name = f"{case.get('classname', '')}::{case.get('name', '')}"
             said = (trouble.get("message") or trouble.text or "").strip().splitlines()
             run.failed.setdefault(name, said[0][:200] if said else "")
+    run.slowest = sorted(times, reverse=True)[:30]
 
 
 def record(run: Run, out: Path) -> None:
