@@ -223,6 +223,19 @@ sys.stdin.read()
 """
 
 
+def holding(script: str, path: str) -> subprocess.Popen:
+    """A process running `script` on `path` (a lock held, a store open), once it is ready;
+    it lets go when its standard input is closed."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, path],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    return process
+
+
 @pytest.mark.parametrize(
     "holder, script, suffix",
     [
@@ -234,14 +247,8 @@ sys.stdin.read()
 def test_restore_refuses_a_sqlite_store_in_use(backup, tmp_path, holder, script, suffix):
     target = tmp_path / "live.db"
     ok("restore", backup, "--db", target)
-    process = subprocess.Popen(
-        [sys.executable, "-c", script, f"{target}{suffix}"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    process = holding(script, f"{target}{suffix}")
     try:
-        assert process.stdout is not None and process.stdout.readline() == "ready\n"
         before = file_digest(target)
         refused = run("restore", backup, "--db", target, "--force")
         assert refused.exit_code == 1
@@ -318,13 +325,7 @@ def test_a_restore_begun_while_a_stopping_service_is_connected_waits_for_it(back
 def test_a_restore_waits_for_a_stopping_service_to_let_go_of_a_sqlite_file(backup, tmp_path):
     target = tmp_path / "stopping.db"
     ok("restore", backup, "--db", target)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD, f"{target}.serve.lock"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+    holder = holding(HOLD, f"{target}.serve.lock")
     process = restoring(backup, str(target), "--force")
     lock = Path(f"{target}.serve.lock").resolve()
     try:
