@@ -68,6 +68,17 @@ BUSY_SECONDS = 5.0
 # sessions, its lock files), and how often it looks
 CLOSING_SECONDS = 10.0
 CLOSING_POLL = 0.05
+
+
+def settled(look: Any, wait: float) -> Any:
+    """`look()` asked every CLOSING_POLL seconds until it answers nothing (falsy) or
+    `wait` seconds have passed; its last answer (what still holds, or nothing)."""
+    deadline = time.monotonic() + wait
+    while (held := look()) and time.monotonic() < deadline:
+        time.sleep(CLOSING_POLL)
+    return held
+
+
 # a web process commits a batch in place (its event loop waits) when the disk flushes
 # within SLOW_FLUSH seconds: the hop to a thread and back costs about as much; on a disk
 # slower than that, beside the loop. One batch in PROBE_EVERY commits in place to measure

@@ -29,11 +29,11 @@ from psycopg import errors
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable
 from .contract import (
     BUSY_SECONDS,
-    CLOSING_POLL,
     CLOSING_SECONDS,
     EventStore,
     busy,
     left,
+    settled,
     wall_clock,
 )
 
@@ -375,19 +375,13 @@ def staging(url: str, *, force: bool = False, wait: float = CLOSING_SECONDS) -> 
 def _wait_for_others_to_close(conn: psycopg.Connection, shown: str, wait: float) -> None:
     """Return once no other client session is connected to the database, polling for at
     most `wait` seconds; then Conflict (store/in_use) naming the sessions still there."""
-    deadline = time.monotonic() + wait
-    while True:
-        others = _other_sessions(conn)
-        if not others:
-            return
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(CLOSING_POLL)
-    named = "; ".join(others)
+    others = settled(lambda: _other_sessions(conn), wait)
+    if not others:
+        return
     raise Conflict(
         "store/in_use",
         f"{shown} is in use: {len(others)} other session(s) still connected after {wait:g} s"
-        f" ({named}); stop the service (and its workers) first",
+        f" ({'; '.join(others)}); stop the service (and its workers) first",
         {"db": shown, "sessions": len(others), "connected": others},
     )
 

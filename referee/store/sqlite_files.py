@@ -15,7 +15,7 @@ import sqlite_utils
 
 from ..engine.errors import Conflict, NotFound
 from . import schema
-from .contract import BUSY_SECONDS, CLOSING_POLL, CLOSING_SECONDS
+from .contract import BUSY_SECONDS, CLOSING_SECONDS, settled
 
 # the lock files beside a database, and who holds each: a restore takes them all
 IN_USE = {
@@ -129,12 +129,12 @@ def _kept_out(path: Path, wait: float) -> Iterator[None]:
     """Every lock file beside `path` held exclusively, each waited for `wait` seconds at
     most, or Conflict naming who holds one."""
     held: list[Any] = []
-    deadline = time.monotonic() + wait
+    deadline = time.monotonic() + wait  # for all the locks together
     try:
         for suffix, holder in IN_USE.items():
             lock = open(f"{path}{suffix}", "a+")  # noqa: SIM115 - closed below
             held.append(lock)
-            if not _locked(lock, deadline):
+            if not _locked(lock, max(0.0, deadline - time.monotonic())):
                 raise Conflict(
                     "store/in_use",
                     f"{path} is in use: {holder} still holds {path.name}{suffix} after"
@@ -147,16 +147,17 @@ def _kept_out(path: Path, wait: float) -> Iterator[None]:
             lock.close()
 
 
-def _locked(lock: Any, deadline: float) -> bool:
-    """Whether an exclusive lock on the open file was taken before `deadline`."""
-    while True:
+def _locked(lock: Any, wait: float) -> bool:
+    """Whether an exclusive lock on the open file was taken within `wait` seconds."""
+
+    def refused() -> bool:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
+            return False
         except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(CLOSING_POLL)
+            return True
+
+    return not settled(refused, wait)
 
 
 def _check_replaceable(path: Path, *, force: bool) -> None:
