@@ -86,10 +86,10 @@ def verify_file(path: str | Path) -> Report:
     return verify_bytes(Path(path).read_bytes())
 
 
-def verify_bytes(data: bytes) -> Report:
-    """Verify a JSONL log given as bytes."""
+def verify_bytes(data: bytes, *, seed: str | None = None) -> Report:
+    """Verify a JSONL log given as bytes (with its `seed`, as verify_events takes it)."""
     try:
-        return verify_events(parse(data))
+        return verify_events(parse(data), seed=seed)
     except LogLineError as exc:
         return Report(status=INVALID, seq=exc.seq, code="log/unreadable", reason=exc.reason)
 

@@ -11,14 +11,12 @@ take their games' rows in one order (contract.py), so they wait for each other r
 than deadlock."""
 
 import os
-import re
 import secrets
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -36,6 +34,7 @@ from .contract import (
     settled,
     wall_clock,
 )
+from .migrations import migrations
 
 POOL_SIZE = 10  # connections per process at most (a web process, a worker)
 MAX_LIFETIME = 1800.0  # seconds before a pooled connection is replaced
@@ -399,16 +398,6 @@ def _other_sessions(conn: psycopg.Connection) -> list[str]:
         f" {address or 'a local socket'}, {state or 'no state'})"
         for pid, application, user, address, state in rows
     ]
-
-
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, name, SQL) of every migration, in order."""
-    found = []
-    for entry in resources.files(__package__).joinpath("migrations").iterdir():
-        matched = re.fullmatch(r"postgres-(\d+)\.sql", entry.name)
-        if matched:
-            found.append((int(matched[1]), entry.name, entry.read_text("utf-8")))
-    return sorted(found)
 
 
 def application() -> str:

@@ -127,12 +127,17 @@ def staging(
 @contextmanager
 def _kept_out(path: Path, wait: float) -> Iterator[None]:
     """Every lock file beside `path` held exclusively, each waited for `wait` seconds at
-    most, or Conflict naming who holds one."""
+    most, or Conflict naming who holds one. Those it made are removed again, while held,
+    if no store is at `path` in the end (a restore that failed into a new file)."""
     held: list[Any] = []
+    made: list[Path] = []  # lock files this restore made: removed if no store is made
     deadline = time.monotonic() + wait  # for all the locks together
     try:
         for suffix, holder in IN_USE.items():
-            lock = open(f"{path}{suffix}", "a+")  # noqa: SIM115 - closed below
+            lock_path = Path(f"{path}{suffix}")
+            if not lock_path.exists():
+                made.append(lock_path)
+            lock = open(lock_path, "a+")  # noqa: SIM115 - closed below
             held.append(lock)
             if not _locked(lock, max(0.0, deadline - time.monotonic())):
                 raise Conflict(
@@ -143,6 +148,9 @@ def _kept_out(path: Path, wait: float) -> Iterator[None]:
                 )
         yield
     finally:
+        if not path.exists():  # nothing was restored where no store was
+            for lock_path in made:
+                lock_path.unlink(missing_ok=True)
         for lock in held:
             lock.close()
 

@@ -6,6 +6,7 @@ row. Either restores into either backend (restore.py); `check` verifies one in p
 
 import os
 import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -16,7 +17,8 @@ from ..contract import EventStore, wall_clock
 from ..sqlite import SqliteStore
 from ..sqlite_files import new_file
 from .copy import copy_into
-from .logs import Step, Verified, unexpected, verify_logs
+from .damage import bytes_reader, problems_of, value_problem
+from .logs import Damaged, Step, Verified, unexpected, verify_logs
 from .tables import Tail, game_tails, through
 
 FORMAT = 1  # the manifest's shape; a later referee reads every earlier one
@@ -48,7 +50,7 @@ class Manifest:
 def take(store: EventStore, dest: str | Path, *, step: Step | None = None) -> tuple[Path, Manifest]:
     """Back `store` up into a new file `dest` (into a folder: a file named by the time);
     the file appears whole or not at all, and never replaces one that is there."""
-    path = _named(Path(dest))
+    path = _named(dest)
     if path.exists():
         raise Conflict("backup/exists", f"{path} is there already: name a new file", {})
     partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
@@ -68,9 +70,13 @@ def take(store: EventStore, dest: str | Path, *, step: Step | None = None) -> tu
 
 
 def check(path: str | Path, *, step: Step | None = None) -> tuple[Manifest, Verified]:
-    """Verify a backup where it is: every log valid, and the games, their events and their
-    last hashes those of its manifest."""
+    """Verify a backup where it is: its bytes what `referee backup` writes (damage.py),
+    every log valid, and the games, their events and their last hashes those of its
+    manifest."""
     manifest = read_manifest(path)
+    problems = problems_of(path)
+    if problems:
+        return manifest, Verified(problems=problems)
     backup = SqliteStore(path, create=False)
     with backup.snapshot() as conn:
         read = through(conn)
@@ -81,28 +87,86 @@ def check(path: str | Path, *, step: Step | None = None) -> tuple[Manifest, Veri
 
 
 def read_manifest(path: str | Path) -> Manifest:
-    """A backup's manifest; NotFound for no file, BadRequest for a file with none."""
+    """A backup's manifest; NotFound for no file, BadRequest for a file with none, and
+    Damaged for one SQLite or this referee cannot read back."""
     if not Path(path).is_file():
         raise NotFound("backup/not_found", f"no such backup: {path}", {"path": str(path)})
     try:
-        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
-        try:
-            head = conn.execute("SELECT taken_at, source FROM backup").fetchone()
-            rows = conn.execute(
-                "SELECT game_id, events, last_hash FROM backup_games ORDER BY rowid"
-            )
-            games = {row[0]: (row[1], row[2]) for row in rows}
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:
-        head = None
-    if head is None:
-        raise BadRequest(
-            "backup/no_manifest",
-            f"{path} is not a backup made by `referee backup` (it holds no manifest)",
-            {"path": str(path)},
-        )
-    return Manifest(taken_at=head[0], source=head[1], games=games)
+        with closing(bytes_reader(path)) as conn:
+            if not conn.execute(HAS_MANIFEST).fetchone():
+                raise _no_manifest(path)
+            head = conn.execute(HEAD).fetchall()
+            rows = conn.execute(GAMES).fetchall()
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # (its message, not UTF-8)
+        if not _sqlite_file(path):
+            raise _no_manifest(path) from None
+        raise damaged(path, [f"the file: SQLite cannot read it ({exc})"]) from None
+    return _manifest(path, head, rows)
+
+
+HAS_MANIFEST = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'backup'"
+# each value with its type, as damage.value_problem takes them
+HEAD = """SELECT typeof(format), format, typeof(taken_at), taken_at, typeof(source), source,
+  typeof(referee), referee, typeof(games), games, typeof(events), events FROM backup"""
+GAMES = """SELECT typeof(game_id), game_id, typeof(events), events, typeof(last_hash), last_hash
+FROM backup_games ORDER BY rowid"""
+HEAD_TYPES = ("integer", "text", "text", "text", "integer", "integer")
+GAMES_TYPES = ("text", "integer", "text")
+
+
+def _no_manifest(path: str | Path) -> BadRequest:
+    return BadRequest(
+        "backup/no_manifest",
+        f"{path} is not a backup made by `referee backup` (it holds no manifest)",
+        {"path": str(path)},
+    )
+
+
+def _sqlite_file(path: str | Path) -> bool:
+    with open(path, "rb") as file:
+        return file.read(16) == b"SQLite format 3\0"
+
+
+def _manifest(path: str | Path, head: list[tuple], rows: list[tuple]) -> Manifest:
+    """The manifest from its rows as stored (each value after its type, text as bytes),
+    or Damaged naming what is wrong in it."""
+    if len(head) != 1:
+        raise damaged(path, [f"the manifest, table backup: {len(head)} rows, not one"])
+    problems = _typed_problems("table backup", head[0], HEAD_TYPES, nulls=False)
+    for number, row in enumerate(rows, start=1):
+        place = f"table backup_games, row {number}"
+        problems += _typed_problems(place, row[:4], GAMES_TYPES[:2], nulls=False)
+        problems += _typed_problems(place, row[4:], GAMES_TYPES[2:], nulls=True)
+    if problems:
+        raise damaged(path, [f"the manifest, {problem}" for problem in problems])
+    fmt, taken_at, source, _referee, count, events = head[0][1::2]
+    games = {
+        game_id.decode(): (held, None if last is None else last.decode())
+        for game_id, held, last in (row[1::2] for row in rows)
+    }
+    said = (fmt <= FORMAT, count == len(games), events == sum(e for e, _ in games.values()))
+    if not all(said):
+        raise damaged(path, ["the manifest, table backup: its format or counts are not its games'"])
+    return Manifest(taken_at=taken_at.decode(), source=source.decode(), games=games)
+
+
+def _typed_problems(place: str, row: tuple, kinds: tuple, *, nulls: bool) -> list[str]:
+    problems = []
+    for kind, held, value in zip(kinds, row[::2], row[1::2], strict=True):
+        if held.decode() == "null" and not nulls:
+            problems.append(f"{place}: a value is missing")
+        elif problem := value_problem(kind, held.decode(), value):
+            problems.append(f"{place}: {problem}")
+    return problems
+
+
+def damaged(path: str | Path, problems: list[str]) -> Damaged:
+    """The refusal of a backup that is not what `referee backup` wrote."""
+    return Damaged(
+        None,
+        f"{path} is damaged ({len(problems)} problems): nothing was read from it",
+        {"problems": problems},
+    )
 
 
 def _write_manifest(path: Path, taken_at: str, source: str) -> Manifest:
@@ -127,8 +191,14 @@ def _write_manifest(path: Path, taken_at: str, source: str) -> Manifest:
     return manifest
 
 
-def _named(dest: Path) -> Path:
-    """The file a backup goes to: `dest`, or a file named by the time in the folder `dest`."""
-    if dest.is_dir():
-        return dest / NAME.format(datetime.now(UTC))
-    return dest
+def _named(dest: str | Path) -> Path:
+    """The file a backup goes to: `dest`, or a file named by the time in the folder `dest`
+    (one that is there, or one named with a trailing slash, made if it is not)."""
+    folder = Path(dest)
+    if str(dest).endswith(os.sep) and not folder.is_dir():
+        if folder.exists():
+            raise Conflict("backup/not_a_folder", f"{dest} is a file, not a folder", {})
+        folder.mkdir(mode=0o700, parents=True)
+    if folder.is_dir():
+        return folder / NAME.format(datetime.now(UTC))
+    return folder

@@ -14,6 +14,7 @@ from .tables import Read, Tail
 
 Step = Callable[[str, int, int], None]  # (what is being done, done, of how many)
 LOG = "SELECT event FROM events WHERE game_id = ? ORDER BY seq"
+SEED = "SELECT seed FROM games WHERE game_id = ?"
 
 
 class Damaged(RefereeError):
@@ -42,12 +43,16 @@ class Verified:
 def verify_logs(
     read: Read, expected: Mapping[str, Tail], *, step: Step | None = None, what: str = "source"
 ) -> Verified:
-    """Every game of `expected` verified as `read` finds it; `what` names where the
-    expected tails come from, in the problems."""
+    """Every game of `expected` verified as `read` finds it, re-derived by the rules from
+    the seed the store holds (a game not over too: its seed checked against the
+    commitment its log published); `what` names where the expected tails come from, in
+    the problems."""
     found = Verified()
     for done, (game_id, (events, last)) in enumerate(expected.items(), start=1):
         lines = [row[0].encode("utf-8") for row in read(LOG, (game_id,))]
-        report = verify_bytes(b"".join(line + b"\n" for line in lines))
+        seed = read(SEED, (game_id,))
+        data = b"".join(line + b"\n" for line in lines)
+        report = verify_bytes(data, seed=seed[0][0] if seed else None)
         if not lines:
             found.problems.append(f"game {game_id}: no events (the {what} has {events})")
         elif report.status == INVALID:

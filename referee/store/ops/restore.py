@@ -5,10 +5,11 @@ transaction); the target is left as it was otherwise."""
 
 from pathlib import Path
 
-from .. import CLOSING_SECONDS, staging
+from .. import CLOSING_SECONDS, shown, staging
 from ..sqlite import SqliteStore
-from .backup import Manifest, read_manifest
+from .backup import Manifest, damaged, read_manifest
 from .copy import Copied, copy_into
+from .damage import problems_of
 from .logs import Damaged, Step, Verified, unexpected, verify_logs
 from .tables import through
 
@@ -26,6 +27,9 @@ def restore(
     `force`), and Damaged, the target untouched, when a log of the copy does not verify
     or match the manifest."""
     manifest = read_manifest(backup)
+    problems = problems_of(backup)  # before the target is touched
+    if problems:
+        raise damaged(backup, problems)
     source = SqliteStore(backup, create=False)
     with source.snapshot() as conn, staging(target, force=force, wait=wait) as staged:
         copied = copy_into(through(conn), source.INSERTION_ORDER, staged, step=step)
@@ -35,7 +39,7 @@ def restore(
             raise Damaged(
                 None,
                 f"{backup} does not verify ({len(verified.problems)} problems): nothing was"
-                f" restored, {target} is as it was",
+                f" restored, {shown(target)} is as it was",
                 {"problems": verified.problems},
             )
     return manifest, copied, verified
