@@ -1,13 +1,12 @@
 """The Flask application factory."""
 
-import os
 from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import answers, api, games, health, limits, web  # noqa: F401  (games registers rulesets)
+from . import answers, api, games, health, limits, settings, web  # noqa: F401  (games registers rulesets)
 from .engine import registry
 from .live import Gate, Herald, Hub
 from .service import Referee
@@ -91,32 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; REFEREE_DB (config or environment) names the SQLite file."""
     app = App(__name__)
     app.config.from_mapping(DEFAULTS)
-    if "REFEREE_DB" in os.environ:
-        app.config["REFEREE_DB"] = os.environ["REFEREE_DB"]
-    if os.environ.get("REFEREE_OPERATOR_KEY"):
-        app.config["OPERATOR_KEY"] = os.environ["REFEREE_OPERATOR_KEY"]
-    if "REFEREE_SWEEP_SECONDS" in os.environ:
-        app.config["SWEEP_SECONDS"] = float(os.environ["REFEREE_SWEEP_SECONDS"])
-    for name in ("VISIBILITY_TIMEOUT", "ARMING_SECONDS", "BOT_RESEND_SECONDS", "BOT_ITERATIONS"):
-        if f"REFEREE_{name}" in os.environ:
-            app.config[name] = int(os.environ[f"REFEREE_{name}"])
-    if "REFEREE_RATE_LIMITS" in os.environ:
-        app.config["RATE_LIMITS"] = limits.switch(
-            os.environ["REFEREE_RATE_LIMITS"], "REFEREE_RATE_LIMITS"
-        )
-    if "REFEREE_NOTIFY_ALLOW" in os.environ:
-        app.config["NOTIFY_ALLOW"] = os.environ["REFEREE_NOTIFY_ALLOW"]
-    for name in ("UPLOAD_TOTAL_BYTES", "UPLOAD_CLIENT_BYTES", "DISK_FLOOR"):
-        if f"REFEREE_{name}" in os.environ:
-            app.config[name] = os.environ[f"REFEREE_{name}"]
-    if os.environ.get("REFEREE_PUBLIC_URL"):
-        app.config["PUBLIC_URL"] = os.environ["REFEREE_PUBLIC_URL"]
-    if "REFEREE_STREAM_WAKE" in os.environ:
-        app.config["STREAM_WAKE"] = float(os.environ["REFEREE_STREAM_WAKE"])
-    if "REFEREE_STREAMS_PER_CLIENT" in os.environ:
-        app.config["STREAMS_PER_CLIENT"] = limit_setting(os.environ["REFEREE_STREAMS_PER_CLIENT"])
-    if "REFEREE_PROXIES" in os.environ:
-        app.config["PROXIES"] = int(os.environ["REFEREE_PROXIES"])
+    app.config.update(settings.read(settings.APP))  # SettingError names a bad one
     if test_config:
         app.config.from_mapping(test_config)
     _read_sizes(app)
@@ -145,12 +119,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _read_sizes(app: Flask) -> None:
     """The upload budgets in bytes, and the disk floor checked, before anything is served."""
     for name in ("UPLOAD_TOTAL_BYTES", "UPLOAD_CLIENT_BYTES"):
-        app.config[name] = limits.size(app.config[name], name)
-    health.floor_bytes(app.config["DISK_FLOOR"], 1 << 40)  # ValueError if it is not one
-
-
-def limit_setting(text: str) -> int | None:
-    """A limit from the environment: a number, or `off` (also 0 or none) for no limit."""
-    if text.strip().lower() in ("off", "0", "none", "no", "false"):
-        return None
-    return int(text)
+        app.config[name] = settings.size(app.config[name], name)
+    settings.floor_bytes(app.config["DISK_FLOOR"], 1 << 40)  # ValueError if it is not one

@@ -10,9 +10,16 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from .limits import size
+from .settings import floor_bytes
 from .store import EventStore
 
+# a store other nodes may share, and what a node on it with a broker of its own is told
+SHARED = ("postgresql://", "postgres://")
+ALONE = (
+    "this node runs its own embedded Redis on a store other nodes share: its pages hear"
+    " the other nodes' moves only at their next look at the store (STREAM_WAKE), and the"
+    " sweeper's beat is not shared; give every node the same REDIS_URL"
+)
 SWEEP_KEY = "referee:sweep:last"  # unix seconds of the last sweep a worker ran
 PROBE_SECONDS = 1.0  # how long a readiness probe waits on the broker
 # free space on the database's file system below which the disk check warns (bytes, a
@@ -50,8 +57,10 @@ def readiness(
     sweep_seconds: float,
     disk_floor: int | str = DISK_FLOOR,
     now: int | None = None,
+    alone: bool = False,
 ) -> tuple[bool, dict[str, Any]]:
-    """(ready, checks): each check {"ok": bool, ...what it found}."""
+    """(ready, checks): each check {"ok": bool, ...what it found}; `alone`: the broker is
+    this node's own (embedded), a warning on a store other nodes share."""
     now = int(time.time()) if now is None else now
     late = max(30, int(sweep_seconds * 5))  # a sweep or a round this late is a failure
     checks = {"database": _database(store)}
@@ -61,6 +70,8 @@ def readiness(
     else:
         checks["broker"], last = _broker(broker)
         checks["sweeper"] = _sweeper(last, now, late)
+        if alone and store.where.startswith(SHARED):
+            checks["broker"].update(degraded=True, warning=ALONE)
     checks["rounds"] = _rounds(store, now, late)
     return all(check["ok"] for check in checks.values()), checks
 
@@ -85,16 +96,6 @@ def _disk(store: EventStore, floor: int | str) -> dict[str, Any]:
         least = floor_bytes(floor, total)
         check.update(free_bytes=free, floor_bytes=least, degraded=free < least)
     return check
-
-
-def floor_bytes(floor: int | str, total: int) -> int:
-    """The disk floor in bytes: a size, or a share of the file system (`5%`)."""
-    if isinstance(floor, str) and floor.strip().endswith("%"):
-        share = float(floor.strip()[:-1])
-        if not 0 <= share <= 100:
-            raise ValueError(f"disk floor {floor!r}: a share between 0% and 100%")
-        return int(total * share / 100)
-    return size(floor, "disk floor")
 
 
 def _broker(url: str) -> tuple[dict[str, Any], int | None]:

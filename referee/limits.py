@@ -45,33 +45,6 @@ DEFAULTS = {
 }
 MIB = 1 << 20
 log = logging.getLogger("referee.limits")
-UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
-UNITS.update({"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40})
-
-
-def size(value: int | str, name: str) -> int:
-    """Bytes from a count or a size with its unit (`536870912`, `512MiB`, `1 GB`);
-    ValueError naming the setting."""
-    if isinstance(value, int) and value >= 0:
-        return value
-    text = str(value).strip().lower().replace(" ", "")
-    number = text.rstrip("kmgtib")
-    unit = text[len(number) :]
-    try:
-        count = float(number)
-    except ValueError:
-        count = -1.0
-    if unit not in UNITS or not 0 <= count < 1 << 60:
-        raise ValueError(f"{name}: {value!r} is not a size (bytes, or as 512MiB, 1GiB)")
-    return int(count * UNITS[unit])
-
-
-def switch(value: str, name: str) -> bool:
-    """on/off, yes/no, true/false, 1/0; ValueError naming the setting."""
-    said = value.strip().lower()
-    if said not in ("on", "off", "yes", "no", "true", "false", "1", "0"):
-        raise ValueError(f"{name}: {value!r} is neither on nor off")
-    return said in ("on", "yes", "true", "1")
 
 
 def storage_uri(broker: str | None) -> str:

@@ -29,7 +29,7 @@ def beside_loop(work: Callable[..., Result], *args: object) -> Result:
     hub = get_hub()
     running = hub.threadpool.spawn(_beside, hub, work, *args)
     try:
-        return running.get()
+        raised, value = running.get()
     except BaseException:
         while not running.ready():
             try:
@@ -37,6 +37,9 @@ def beside_loop(work: Callable[..., Result], *args: object) -> Result:
             except BaseException:  # noqa: BLE001, S112 - killed again: still wait
                 continue
         raise
+    if raised:
+        raise value
+    return value
 
 
 def on_loop(call: Callable[..., object], *args: object) -> None:
@@ -74,10 +77,15 @@ def os_thread_local() -> threading.local:
     return threading.local()
 
 
-def _beside(hub: Any, work: Callable[..., Result], *args: Any) -> Result:
+def _beside(hub: Any, work: Callable[..., Result], *args: Any) -> tuple[bool, Any]:
+    """(raised, the result or the exception): an exception is handed back to be raised
+    in the greenlet that waits, as if the work ran there. Raised here, gevent's pool
+    would log it with its traceback first, a client's bad log among them."""
     _BESIDE.hub = hub
     try:
-        return work(*args)
+        return False, work(*args)
+    except Exception as exc:  # noqa: BLE001 - raised again by the caller
+        return True, exc
     finally:
         _BESIDE.hub = None
 

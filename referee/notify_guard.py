@@ -31,6 +31,7 @@ from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 from urllib3.util import parse_url
 
 from .engine.errors import BadRequest
+from .settings import allow_entries
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -60,16 +61,7 @@ class AllowList:
     @classmethod
     def parse(cls, entries: str | Iterable[str] | None) -> "AllowList":
         """From `10.0.0.0/8,hooks.internal` (or a list of such entries)."""
-        if isinstance(entries, str) or entries is None:
-            entries = (entries or "").split(",")
-        networks, names = [], set()
-        for entry in (e.strip() for e in entries):
-            if not entry:
-                continue
-            try:
-                networks.append(ipaddress.ip_network(entry, strict=False))
-            except ValueError:
-                names.add(_host_name(entry))
+        networks, names = allow_entries(entries)
         return cls(tuple(networks), frozenset(names))
 
     def admits(self, address: Address) -> bool:
@@ -79,14 +71,6 @@ class AllowList:
 
     def admits_name(self, host: str) -> bool:
         return host.strip("[]").rstrip(".").lower() in self.names
-
-
-def _host_name(entry: str) -> str:
-    name = entry.rstrip(".").lower()
-    labels = name.split(".")
-    if not all(label and len(label) < 64 and label.replace("-", "").isalnum() for label in labels):
-        raise ValueError(f"NOTIFY_ALLOW: {entry!r} is neither a network nor a host name")
-    return name
 
 
 def _unmapped(address: Address) -> Address:

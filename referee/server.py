@@ -7,10 +7,13 @@ request's headers must arrive within the keep-alive time (5 s) or the connection
 closed. Errors gunicorn answers itself, before the app (a request line too long: 414;
 headers too large: 431; a malformed request: 400), are JSON like the app's."""
 
+import io
+import ipaddress
 import json
 import logging
 import os
 import resource
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,8 +21,10 @@ import gevent
 from gunicorn import util
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+from gunicorn.http.body import Body
 from gunicorn.workers.ggevent import GeventWorker
 
+from .engine.errors import TooSlow
 from .supervisor import set_parent_death_signal
 
 # the common log format, with the path only: a query string can carry a token
@@ -27,8 +32,10 @@ ACCESS_FORMAT = '%(h)s - - %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms'
 GUNICORN_CODES = {
     400: "request/invalid",
     403: "auth/forbidden",
+    408: "request/body_timeout",
     414: "request/uri_too_long",
     417: "request/expectation_failed",
+    429: "request/too_many_connections",
     431: "request/headers_too_large",
     501: "request/not_implemented",
 }
@@ -46,6 +53,13 @@ class Settings:
     keepalive: int = 5  # seconds for a request's headers, and for an idle connection
     loglevel: str = "info"
     accesslog: bool = True
+    # connections one client address holds in each web process (an IPv6 address: its
+    # /64); None: no cap (behind a proxy, which is every connection's address)
+    per_client: int | None = 128
+    # seconds a request's body has to arrive in, and more at the rate below for a large
+    # one (a 1 MiB body: 10 + 16 s); None: bodies wait as long as their clients
+    body_seconds: float | None = 10.0
+    body_rate: int = 64 << 10  # bytes a second
 
 
 def options(settings: Settings) -> dict[str, Any]:
@@ -93,21 +107,110 @@ class Server(BaseApplication):
 
 
 class Worker(GeventWorker):
-    """gunicorn's gevent worker whose stop ends the live streams it holds at once, and
-    their connections: they never end by themselves, and it would wait its whole graceful
-    time (10 s) for them."""
+    """gunicorn's gevent worker, with the edges a server facing clients needs itself: a
+    cap on the connections of each client address, a request body that must arrive in
+    time (read whole before the app sees it: the app never waits on a client), and a
+    stop that ends the live streams it holds at once, and their connections (they never
+    end by themselves, and it would wait its whole graceful time, 10 s, for them)."""
+
+    def init_process(self) -> None:
+        self.edges = getattr(self.app, "settings", Settings())
+        self.held: dict[str, int] = {}  # connections per client key (one thread: no lock)
+        super().init_process()
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        """One connection, counted against its address's cap: past it, 429 and closed."""
+        key, most = client_key(addr), self.edges.per_client
+        if most is not None and self.held.get(key, 0) >= most:
+            self._refuse(client, 429, "Too Many Requests", TOO_MANY.format(most))
+            util.close(client)
+            return
+        self.held[key] = self.held.get(key, 0) + 1
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.held[key] -= 1
+            if not self.held[key]:
+                del self.held[key]
 
     def handle_exit(self, sig: Any, frame: Any) -> None:
         super().handle_exit(sig, frame)
         gevent.spawn(_close_streams)  # out of the signal handler: it takes locks
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
-        """A request answered while stopping closes its connection (gunicorn ends the
-        keep-alive loop on StopIteration): it would wait out the keep-alive time."""
+        """A request whose body arrives in time, answered; one answered while stopping
+        closes its connection (gunicorn ends the keep-alive loop on StopIteration): it
+        would wait out the keep-alive time."""
+        try:
+            self._timed_body(req)
+        except TooSlow as slow:
+            self._refuse(sock, 408, "Request Timeout", slow.message)
+            raise StopIteration("body not in time") from None
         answered = super().handle_request(listener_name, req, sock, addr)
         if not self.alive:
             raise StopIteration("stopping")
         return answered
+
+    def _timed_body(self, req: Any) -> None:
+        """The request's body read against its time (TimedReader); one no larger than
+        the app takes of any request is read whole here, before the app sees it, which
+        then never waits on a client. A larger one (an import) is read by the app as it
+        comes, and TooSlow is its answer, 408, if it comes too slowly."""
+        length = getattr(req.body.reader, "length", None)  # None: chunked
+        if self.edges.body_seconds is None or length == 0:
+            return
+        req.body.reader = TimedReader(req.body.reader, self.edges)
+        if length is not None and length <= self._most_read_here():
+            req.body = Body(io.BytesIO(req.body.read()))
+
+    def _most_read_here(self) -> int:
+        return int(getattr(self.wsgi, "config", {}).get("MAX_CONTENT_LENGTH") or 1 << 20)
+
+    def _refuse(self, sock: Any, status: int, reason: str, message: str) -> None:
+        """An error answered on a connection about to be closed (a client that sends
+        nothing more may never read it)."""
+        try:
+            write_json_error(sock, status, reason, message)
+        except OSError:
+            pass
+
+
+class TimedReader:
+    """A request body's reader that must have given `done` bytes within body_seconds
+    and done / body_rate seconds more of the request's start; TooSlow otherwise."""
+
+    def __init__(self, reader: Any, edges: Settings) -> None:
+        self.reader, self.edges = reader, edges
+        self.started, self.done = time.monotonic(), 0
+
+    def read(self, size: int) -> bytes:
+        seconds, rate = self.edges.body_seconds or 0.0, self.edges.body_rate
+        wanted = min(size, getattr(self.reader, "length", size))  # what is still to come
+        left = self.started + seconds + (self.done + wanted) / rate - time.monotonic()
+        slow = TooSlow(None, SLOW_BODY.format(seconds, rate >> 10), {})
+        with gevent.Timeout(max(0.001, left), slow):
+            piece = self.reader.read(size)
+        self.done += len(piece)
+        return piece
+
+
+TOO_MANY = "more than {} connections from one address: close one, or try again later"
+SLOW_BODY = "the request's body did not arrive in time: {:g} s, and a second more for each {} KiB"
+
+
+def client_key(addr: Any) -> str:
+    """What a connection is counted under: its IPv4 address, its IPv6 address's /64
+    (one host is given a whole /64), or nothing for a Unix socket."""
+    host = addr[0] if isinstance(addr, tuple) and addr else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return str(host)
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def _close_streams() -> None:

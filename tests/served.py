@@ -1,6 +1,7 @@
 """`referee serve` as a real process for the tests that need the whole service: a free
 port on 127.0.0.1, a database in a temporary directory, the embedded Redis, a worker."""
 
+import http.client
 import json
 import os
 import socket
@@ -62,6 +63,32 @@ class Http:
                 status, payload = response.status, response.read()
         except urllib.error.HTTPError as error:
             status, payload = error.code, error.read()
+        return status, payload if raw else json.loads(payload)
+
+
+class HttpFrom(Http):
+    """The same client, connecting from another loopback address (`source`): a client
+    the server counts apart from 127.0.0.1's."""
+
+    def __init__(self, http: Http, source: str) -> None:
+        super().__init__(http.base, http.db)
+        self.source = source
+
+    def call(self, method, path, *, body=None, token=None, raw=False):
+        host, port = self.base.removeprefix("http://").split(":")
+        conn = http.client.HTTPConnection(
+            host, int(port), timeout=ANSWER_WITHIN, source_address=(self.source, 0)
+        )
+        headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+        data = None if body is None else json.dumps(body).encode()
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            response = conn.getresponse()
+            status, payload = response.status, response.read()
+        finally:
+            conn.close()
         return status, payload if raw else json.loads(payload)
 
 

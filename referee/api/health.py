@@ -26,12 +26,14 @@ def readyz():
     """Readiness: the database takes writes and its disk does not refuse them, the broker
     answers, a worker swept the rounds within the last few sweep intervals, and no
     round waits long past its deadline. 503 with the same body when any check fails;
-    free space below the disk floor is a warning (`degraded`), not a failure."""
+    free space below the disk floor is a warning (`degraded`), not a failure, as is a
+    node of a shared PostgreSQL store with a broker of its own."""
     config = current_app.config
     ready, checks = readiness(
         referee().store,
         config.get("REDIS_URL"),
         sweep_seconds=config["SWEEP_SECONDS"],
         disk_floor=config["DISK_FLOOR"],
+        alone=bool(config.get("EMBEDDED_BROKER")),
     )
     return {"status": "ready" if ready else "not_ready", "checks": checks}, 200 if ready else 503

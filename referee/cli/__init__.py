@@ -40,6 +40,17 @@ def main() -> None:
     """referee: an event-sourced referee for horse-racing games."""
 
 
+def checked_settings() -> None:
+    """Every setting in the environment read before anything starts; a bad one stops the
+    command at once, exit status 1, named (docs/deployment.md lists them)."""
+    from ..settings import SettingError, check
+
+    try:
+        check()
+    except SettingError as exc:
+        raise click.ClickException(f"setting {exc}") from None
+
+
 def site_address(host: str, port: int) -> str:
     """The home page's address for a browser on this machine: a server listening on every
     address (0.0.0.0, ::) is reached at the loopback one."""
@@ -77,6 +88,7 @@ def site_address(host: str, port: int) -> str:
 )
 def worker(redis_url: str, db: str, concurrency: int, queues: str, beat: bool) -> None:
     """Run a Celery worker on a shared Redis (this machine or another)."""
+    checked_settings()
     os.environ["REDIS_URL"], os.environ["REFEREE_DB"] = redis_url, db
     from workers.worker import celery
 

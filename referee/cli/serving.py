@@ -12,7 +12,7 @@ import click
 
 from ..server import Settings
 from ..store import is_postgres
-from . import site_address
+from . import checked_settings, site_address
 
 LOG_LEVELS = ["debug", "info", "warning", "error"]
 _HELD: list[Any] = []  # lock files held open while this process runs
@@ -29,8 +29,8 @@ def web_options(function):
             ),
             click.option(
                 "--port",
-                type=int,
-                default=lambda: int(os.environ.get("REFEREE_PORT", "5000")),
+                type=click.IntRange(0, 65535),
+                default=lambda: os.environ.get("REFEREE_PORT", "5000"),
                 show_default="5000 or $REFEREE_PORT",
             ),
             click.option(
@@ -103,9 +103,11 @@ def serve(
     """Serve the HTTP API with a Redis broker, workers and the sweeper (embedded by
     default), restarting any of them that dies."""
     from .. import embedded
-    from ..store import open_store
+    from ..shown import url as masked
+    from ..store import open_store, shown
     from ..supervisor import Supervisor
 
+    checked_settings()
     logging.basicConfig(
         level=log_level.upper(), format="[%(asctime)s] [%(levelname)s] %(name)s: %(message)s"
     )
@@ -118,7 +120,14 @@ def serve(
         socket = embedded.redis_socket(var_dir)
         redis_child = embedded.redis_child(var_dir, socket)
         redis_url = f"redis+socket://{socket}"
-    web = [sys.executable, "-m", "referee", "web", "--db", db, "--host", host, "--port", str(port)]
+        os.environ["REFEREE_EMBEDDED_BROKER"] = "on"  # the children's /readyz tells
+        if is_postgres(db):
+            from ..health import ALONE
+
+            logging.getLogger("referee.serve").warning("%s", ALONE)
+    # the store reaches the web server in its environment (REFEREE_DB), never on its
+    # command line, which every user of the machine may read (ps) with any password in it
+    web = [sys.executable, "-m", "referee", "web", "--host", host, "--port", str(port)]
     web += ["--processes", str(processes), "--connections", str(connections)]
     web += ["--timeout", str(timeout), "--log-level", log_level]
     supervisor = Supervisor(
@@ -138,7 +147,10 @@ def serve(
         home = site_address(host, port)
         click.echo(f"referee: open {home} in a browser to start a game and moderate it")
         click.echo(f"referee: API on {home}games, its docs at {home}docs")
-        click.echo(f"referee: store {db}; broker {redis_url}; {worker_count} worker process(es)")
+        click.echo(
+            f"referee: store {shown(db)}; broker {masked(redis_url)};"
+            f" {worker_count} worker process(es)"
+        )
         supervisor.run()
     finally:
         supervisor.stop()
@@ -164,8 +176,11 @@ def web(
 ) -> None:
     """Serve the HTTP API alone (gunicorn): Redis and the workers run elsewhere (REDIS_URL)."""
     from ..server import serve as serve_http
+    from ..settings import SERVER, read
 
+    checked_settings()
     os.environ["REFEREE_DB"] = db
+    edges = {k: v for k, v in read(SERVER).items() if k not in ("host", "port")}
     settings = Settings(
         host=host,
         port=port,
@@ -173,5 +188,6 @@ def web(
         connections=connections,
         timeout=timeout,
         loglevel=log_level,
+        **edges,
     )
     serve_http(settings)

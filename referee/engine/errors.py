@@ -68,6 +68,13 @@ class TooLarge(RefereeError):
     default_code = "request/too_large"
 
 
+class TooSlow(RefereeError):
+    """The request's body did not arrive in the time the server gives it."""
+
+    status = 408
+    default_code = "request/body_timeout"
+
+
 class Busy(RefereeError):
     """The store could not take the write in time (another writer holds it): nothing was
     written; the client may send the same request again after `retry_after` seconds."""

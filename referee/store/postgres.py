@@ -18,12 +18,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import psycopg_pool
 from psycopg import errors
 
+from .. import shown
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable
 from .contract import (
     BUSY_SECONDS,
@@ -408,12 +408,7 @@ def application() -> str:
 
 def shown_url(url: str) -> str:
     """The URL as logs and errors may show it: without its password."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
+    return shown.url(url)
 
 
 # SQLSTATE classes and codes of a write the server refuses, and what the client is told

@@ -1,17 +1,22 @@
-"""The edges of `referee serve` as an attacker meets them, with real sockets on 127.0.0.1:
-open event streams and connections that never finish their headers, past the numbers
-that once stopped the whole API (250 streams; 800 half-sent headers), while a seat plays.
-Every command is answered, every stream hears every move, and the server closes each
-half-sent request by itself. How fast is bench/edge.py's question, not these tests'."""
+"""The edges of `referee serve` as an attacker meets them, with real sockets on loopback
+addresses: open event streams, connections that never finish their headers, and
+request bodies that never come or come a byte at a time, past the numbers that once
+stopped the whole API (250 streams; 800 half-sent headers; 20,600 silent bodies from 20
+addresses), while a seat plays. Every command is answered, every stream hears every
+move, and the server closes each half-sent request and each late body by itself. How
+fast is bench/edge.py's question, not these tests'."""
 
+import json
 import resource
 import selectors
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
 import pytest
-from served import ANSWER_WITHIN, Http, serving
+from served import ANSWER_WITHIN, Http, HttpFrom, serving
 
 from replays.verify import verify_bytes
 
@@ -24,7 +29,11 @@ PLAYERS = ["N", "E", "S", "W"]
 def uncapped(tmp_path_factory) -> Iterator[Http]:
     """`referee serve` with the per-client stream cap off: every socket here comes from
     127.0.0.1, and these tests mean to hold hundreds of streams from it."""
-    yield from serving(tmp_path_factory.mktemp("flood"), REFEREE_STREAMS_PER_CLIENT="off")
+    yield from serving(
+        tmp_path_factory.mktemp("flood"),
+        REFEREE_STREAMS_PER_CLIENT="off",
+        REFEREE_CONNECTIONS_PER_CLIENT="off",
+    )
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -169,3 +178,116 @@ def read_some(sock) -> bytes | None:
         return None
     except ConnectionResetError:
         return b""
+
+
+# each holder process holds its sockets within the 20,000 files a process may open here
+SILENT = {"silent-a": ("127.0.1", 10, 1050), "silent-b": ("127.0.2", 10, 1000)}
+TRICKLED = ("127.0.3", 1, 500)  # a byte a second each, of a body of 100
+HOLDER = r"""
+import json, selectors, socket, sys, time
+port, prefix, addresses, each, trickle, within = sys.argv[1:7]
+HEAD = ("POST /games/g/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 100\r\n\r\n").encode()
+selector = selectors.DefaultSelector()
+counts = {"opened": 0, "closed": 0, "408": 0, "429": 0, "other": 0}
+def open_one(source):
+    sock = socket.socket()
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", int(port)))
+    sock.sendall(HEAD)
+    sock.setblocking(False)
+    selector.register(sock, selectors.EVENT_READ, source)
+    counts["opened"] += 1
+sources = [f"{prefix}.{n}" for n in range(1, int(addresses) + 1)]
+for source in sources:
+    for _ in range(int(each)):
+        open_one(source)
+print("held", flush=True)
+selector.register(sys.stdin, selectors.EVENT_READ, None)
+stopping, last_byte = False, time.monotonic()
+while True:
+    for key, _ in selector.select(timeout=0.2):
+        if key.data is None:  # stdin: stop reopening, then wait for the rest to close
+            sys.stdin.readline()
+            selector.unregister(sys.stdin)
+            stopping, give_up = True, time.monotonic() + float(within)
+            continue
+        try:
+            got = key.fileobj.recv(4096)
+        except ConnectionResetError:
+            got = b""
+        if got:
+            status = got[9:12].decode()
+            counts[status if status in counts else "other"] += 1
+            continue
+        selector.unregister(key.fileobj)
+        key.fileobj.close()
+        counts["closed"] += 1
+        if not stopping:
+            open_one(key.data)  # the attack goes on
+    if trickle == "yes" and time.monotonic() - last_byte >= 1:
+        last_byte = time.monotonic()
+        for key in list(selector.get_map().values()):
+            if key.data is not None:
+                try:
+                    key.fileobj.send(b"{")
+                except OSError:
+                    pass
+    if stopping and (len(selector.get_map()) == 0 or time.monotonic() > give_up):
+        print(json.dumps(counts), flush=True)  # (past give_up: some still open)
+        break
+"""
+
+
+def holder(http: Http, prefix: str, addresses: int, each: int, trickle: bool):
+    port = http.base.rsplit(":", 1)[1]
+    args = [port, prefix, str(addresses), str(each), "yes" if trickle else "no"]
+    args.append(str(ANSWER_WITHIN))  # after the stop, for the server to close the rest
+    return subprocess.Popen(
+        [sys.executable, "-c", HOLDER, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.fixture
+def served(tmp_path) -> Iterator[Http]:
+    """`referee serve` on its defaults: the cap on connections per address and the time
+    a body has to arrive are on."""
+    yield from serving(tmp_path)
+
+
+def test_bodies_that_never_come_or_trickle_stop_no_one_else(served):
+    game_id, tokens, moderator = new_game(served)
+    holders = [holder(served, *shape, trickle=False) for shape in SILENT.values()]
+    holders.append(holder(served, *TRICKLED, trickle=True))
+    try:
+        for process in holders:
+            assert process.stdout.readline() == "held\n"  # 21,000 connections asked for
+        # another address is served meanwhile: its health, and a seat's whole turns
+        other, seat = HttpFrom(served, "127.0.0.2"), HttpFrom(served, "127.0.0.3")
+        assert other.call("GET", "/healthz") == (200, {"status": "alive"})
+        last = 0
+        for _ in range(8):
+            last = play_one(seat, game_id, tokens)
+        assert last > 8
+    finally:
+        counts = [stopped(process) for process in holders]
+    for count in counts:
+        # every connection ended, and the server ended them: a body too late (408), or
+        # an address past its cap (429); none was left open for good
+        assert count["closed"] == count["opened"] and count["other"] == 0, count
+        assert count["408"] > 0 and count["429"] > 0, count
+    assert served.call("GET", "/healthz")[0] == 200
+    status, log = served.call("GET", f"/games/{game_id}/log", token=moderator, raw=True)
+    assert status == 200 and verify_bytes(log).valid
+
+
+def stopped(process: subprocess.Popen) -> dict:
+    """A holder told to stop reopening: what it saw, once the server closed the rest."""
+    process.stdin.write("stop\n")
+    process.stdin.flush()
+    line = process.stdout.readline()
+    process.wait(ANSWER_WITHIN)
+    return json.loads(line)
