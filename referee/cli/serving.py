@@ -24,13 +24,13 @@ def web_options(function):
         [
             click.option(
                 "--host",
-                default=lambda: os.environ.get("REFEREE_HOST", "127.0.0.1"),
+                default=None,
                 show_default="127.0.0.1 or $REFEREE_HOST",
             ),
             click.option(
                 "--port",
                 type=click.IntRange(0, 65535),
-                default=lambda: os.environ.get("REFEREE_PORT", "5000"),
+                default=None,
                 show_default="5000 or $REFEREE_PORT",
             ),
             click.option(
@@ -90,8 +90,8 @@ def web_options(function):
     help="Celery worker processes to start beside the API.",
 )
 def serve(
-    host: str,
-    port: int,
+    host: str | None,
+    port: int | None,
     db: str,
     processes: int,
     connections: int,
@@ -107,7 +107,7 @@ def serve(
     from ..store import open_store, shown
     from ..supervisor import Supervisor
 
-    checked_settings()
+    host, port = checked_settings_and_address(host, port)
     logging.basicConfig(
         level=log_level.upper(), format="[%(asctime)s] [%(levelname)s] %(name)s: %(message)s"
     )
@@ -156,6 +156,16 @@ def serve(
         supervisor.stop()
 
 
+def checked_settings_and_address(host: str | None, port: int | None) -> tuple[str, int]:
+    """The settings checked (checked_settings), and the address to serve on: the options',
+    else REFEREE_HOST's and REFEREE_PORT's, else 127.0.0.1:5000."""
+    from ..settings import SERVER, read
+
+    checked_settings()
+    given = read(SERVER)
+    return host or given.get("host", "127.0.0.1"), given.get("port", 5000) if port is None else port
+
+
 def _one_serve_per_database(db: str, var_dir: Path) -> None:
     """Hold `<database>.serve.lock` (a PostgreSQL store: `serve.lock` in the working
     folder, one serve per machine) for as long as this process runs (the kernel lets go
@@ -172,13 +182,19 @@ def _one_serve_per_database(db: str, var_dir: Path) -> None:
 @click.command()
 @web_options
 def web(
-    host: str, port: int, db: str, processes: int, connections: int, timeout: int, log_level: str
+    host: str | None,
+    port: int | None,
+    db: str,
+    processes: int,
+    connections: int,
+    timeout: int,
+    log_level: str,
 ) -> None:
     """Serve the HTTP API alone (gunicorn): Redis and the workers run elsewhere (REDIS_URL)."""
     from ..server import serve as serve_http
     from ..settings import SERVER, read
 
-    checked_settings()
+    host, port = checked_settings_and_address(host, port)
     os.environ["REFEREE_DB"] = db
     edges = {k: v for k, v in read(SERVER).items() if k not in ("host", "port")}
     settings = Settings(

@@ -204,7 +204,7 @@ for source in sources:
         open_one(source)
 print("held", flush=True)
 selector.register(sys.stdin, selectors.EVENT_READ, None)
-stopping, last_byte = False, time.monotonic()
+stopping, last_byte, again = False, time.monotonic(), []  # again: (when, source)
 while True:
     for key, _ in selector.select(timeout=0.2):
         if key.data is None:  # stdin: stop reopening, then wait for the rest to close
@@ -224,7 +224,9 @@ while True:
         key.fileobj.close()
         counts["closed"] += 1
         if not stopping:
-            open_one(key.data)  # the attack goes on
+            again.append((time.monotonic() + 1, key.data))  # the attack goes on
+    while again and again[0][0] <= time.monotonic() and not stopping:
+        open_one(again.pop(0)[1])
     if trickle == "yes" and time.monotonic() - last_byte >= 1:
         last_byte = time.monotonic()
         for key in list(selector.get_map().values()):

@@ -101,7 +101,7 @@ def test_the_operator_sets_the_disk_floor(tmp_path, monkeypatch, said, floor):
 @pytest.mark.parametrize("said", ["lots", "5 parsecs", "-1", "150%"])
 def test_a_disk_floor_that_is_not_a_size_stops_the_app(tmp_path, monkeypatch, said):
     monkeypatch.setenv("REFEREE_DISK_FLOOR", said)
-    with pytest.raises(ValueError, match="disk floor"):
+    with pytest.raises(ValueError, match="REFEREE_DISK_FLOOR=.*share of the disk"):
         create_app({"REFEREE_DB": str(tmp_path / "referee.db")})
 
 
@@ -122,3 +122,16 @@ def ready_answer(client):
     """The answer to GET /readyz if it is a 200, else None."""
     answer = client.get("/readyz")
     return answer if answer.status_code == 200 else None
+
+
+def test_a_node_of_a_shared_store_with_a_broker_of_its_own_is_warned(postgres_url, broker):
+    """A node started on a PostgreSQL store without REDIS_URL runs its own Redis: it is
+    ready, and its readiness says what that costs (its pages hear the others late)."""
+    shared = open_store(postgres_url)
+    try:
+        _, alone = readiness(shared, broker, sweep_seconds=2, alone=True)
+        _, together = readiness(shared, broker, sweep_seconds=2)
+    finally:
+        shared.close()
+    assert alone["broker"]["degraded"] is True and "REDIS_URL" in alone["broker"]["warning"]
+    assert "warning" not in together["broker"]
