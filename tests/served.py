@@ -20,14 +20,15 @@ REFEREE = Path(sys.executable).parent / "referee"
 ANSWER_WITHIN = 120  # seconds for `referee serve` to answer, or one request
 
 
-def serving(where: Path, **env: str) -> Iterator["Http"]:
-    """A `referee serve` process until the generator is closed; a port another process
-    takes between the probe and the bind is tried again on another."""
+def serving(where: Path, *, db: str | None = None, **env: str) -> Iterator["Http"]:
+    """A `referee serve` process until the generator is closed (on `db`, else a SQLite
+    file in `where`); a port another process takes between the probe and the bind is
+    tried again on another."""
     for attempt in range(3):
         port = free_port()
         # a file, not a pipe: the workers log every task, and a full pipe would stall them
         output = (where / f"serve-{attempt}.log").open("wb")
-        process = start_serve(where, port, output, **env)
+        process = start_serve(where, port, output, db=db, **env)
         http = Http(f"http://127.0.0.1:{port}", where / "served.db")
         try:
             if wait_until_answering(http, process):
@@ -92,12 +93,14 @@ class HttpFrom(Http):
         return status, payload if raw else json.loads(payload)
 
 
-def start_serve(where: Path, port: int, output, **extra: str) -> subprocess.Popen:
+def start_serve(
+    where: Path, port: int, output, *, db: str | None = None, **extra: str
+) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), **extra}
     env.pop("REFEREE_DB", None)
     command = [str(REFEREE), "serve", "--host", "127.0.0.1", "--port", str(port)]
     return subprocess.Popen(
-        [*command, "--db", str(where / "served.db")],
+        [*command, "--db", db or str(where / "served.db")],
         cwd=where,
         env=env,
         stdout=output,
