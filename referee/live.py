@@ -13,6 +13,8 @@ import logging
 import os
 import queue
 import random
+import socket
+import sys
 import threading
 import time
 import uuid
@@ -331,7 +333,31 @@ def held_stream(lines: Any) -> Response:
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
     answer.call_on_close(leave)
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None and "gevent.monkey" in sys.modules:
+        from gevent import spawn
+
+        watch = spawn(_when_gone, sock, leave)
+        answer.call_on_close(watch.kill)  # the connection may serve another request next
     return answer
+
+
+def _when_gone(sock: Any, leave: Callable[[], None]) -> None:
+    """Let a stream's slot go as soon as its client closes the connection: the stream
+    itself ends only at its next write (a keep-alive, STREAM_WAKE seconds later), and
+    meanwhile its client would be refused a new one. A client that sends anything is
+    there still; the socket closed by the server ends the watch too."""
+    try:
+        while True:
+            try:
+                if sock.recv(1, socket.MSG_PEEK):
+                    return
+                break
+            except TimeoutError:
+                continue
+    except OSError:
+        pass
+    leave()
 
 
 def _text(value: Any) -> str:

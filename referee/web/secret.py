@@ -11,7 +11,11 @@ from pathlib import Path
 
 
 def key_beside(db: str | os.PathLike) -> str:
-    """The key in `<db>.secret`, made now if there is none (safe when processes race)."""
+    """The key in `<db>.secret`, made now if there is none (safe when processes race);
+    a store in memory, which no other process shares and no restart keeps, gets a key in
+    memory too, and no file."""
+    if str(db) == ":memory:":
+        return secrets.token_hex(32)
     path = Path(f"{db}.secret")
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)

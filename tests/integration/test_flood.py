@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 from served import ANSWER_WITHIN, Http, HttpFrom, serving
+from waiting import wait_until
 
 from replays.verify import verify_bytes
 
@@ -70,8 +71,10 @@ def test_commands_are_answered_and_heard_by_every_stream_through_a_flood(uncappe
 
 def test_a_client_past_its_stream_cap_is_told_to_come_back(tmp_path):
     """With the cap on (4 per process, 2 processes), one address gets 4 to 8 streams and
-    a 429 with Retry-After for the rest; the API goes on answering."""
-    served = serving(tmp_path, REFEREE_STREAMS_PER_CLIENT="4")
+    a 429 with Retry-After for the rest; the API goes on answering. Once it closes its
+    streams, it is let open new ones at once, not at each stream's next keep-alive (an
+    hour away here)."""
+    served = serving(tmp_path, REFEREE_STREAMS_PER_CLIENT="4", REFEREE_STREAM_WAKE="3600")
     http = next(served)
     try:
         game_id, _, _ = new_game(http)
@@ -84,8 +87,22 @@ def test_a_client_past_its_stream_cap_is_told_to_come_back(tmp_path):
         assert http.call("GET", "/healthz")[0] == 200
         for sock in answers:
             sock.close()
+        again: list[socket.socket] = []
+        wait_until(lambda: len(streams_opened(http, game_id, again)) >= 8, "8 new streams")
+        for sock in again:
+            sock.close()
     finally:
         served.close()
+
+
+def streams_opened(http: Http, game_id: str, held: list) -> list:
+    """Ask for one more stream, keep it if it opened; the streams open so far."""
+    sock = stream(http, f"/games/{game_id}/stream")
+    if "200" in status_line(sock):
+        held.append(sock)
+    else:
+        sock.close()
+    return held
 
 
 def new_game(http: Http) -> tuple[str, list[str], str]:
