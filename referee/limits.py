@@ -34,9 +34,13 @@ LIMITED = {
         "pages.subscribe",
     ),
 }
+# limits counted over every client together: what bounds the whole, whatever number of
+# addresses the writes come from (docs/security.md)
+IN_ALL = {"RATE_LIMIT_CREATE_IN_ALL": LIMITED["RATE_LIMIT_CREATE"]}
 DEFAULTS = {
     "RATE_LIMITS": True,
     "RATE_LIMIT_CREATE": "20 per minute;200 per day",
+    "RATE_LIMIT_CREATE_IN_ALL": "120 per minute;5000 per day",
     "RATE_LIMIT_IMPORT": "10 per minute;100 per day",
     "RATE_LIMIT_COMMANDS": "120 per minute",
     # imported games are kept for good: MiB a day, a client's and all clients' together
@@ -86,6 +90,12 @@ def init_app(app: Flask) -> None:
         shared = limiter.shared_limit(app.config[key], scope=key, methods=["POST"])
         for endpoint in endpoints:
             app.view_functions[endpoint] = shared(app.view_functions[endpoint])  # type: ignore[assignment]
+    for key, endpoints in IN_ALL.items():
+        everyone = limiter.shared_limit(
+            app.config[key], scope=key, methods=["POST"], key_func=lambda: "everyone"
+        )
+        for endpoint in endpoints:
+            app.view_functions[endpoint] = everyone(app.view_functions[endpoint])  # type: ignore[assignment]
 
 
 def charge_import(size: int) -> None:

@@ -79,6 +79,7 @@ def options(settings: Settings) -> dict[str, Any]:
         "loglevel": settings.loglevel,
         "logger_class": QuietLogger,
         "post_fork": _post_fork,
+        "worker_exit": _close_store,
         "on_starting": _make_tables,
         "proc_name": "referee-web",
         "control_socket_disable": True,  # no socket in $HOME shared by every server
@@ -240,6 +241,15 @@ def _make_tables(server: Any) -> None:
     from .store import DEFAULT_PATH, open_store
 
     open_store(os.environ.get("REFEREE_DB", DEFAULT_PATH))
+
+
+def _close_store(server: Any, worker: Any) -> None:
+    """A web process that ends closes its store (a PostgreSQL pool's connections) while
+    its loop still runs: left to the interpreter's end, the pool's threads are reaped
+    in a finalized greenlet, with an error in the log at every stop."""
+    service = getattr(getattr(worker, "wsgi", None), "extensions", {}).get("referee")
+    if service is not None:
+        service.store.close()
 
 
 def _post_fork(server: Any, worker: Any) -> None:

@@ -183,3 +183,17 @@ def test_the_import_budget_is_on_by_default(tmp_path, monkeypatch):
     assert app.config["IMPORT_MIB_PER_CLIENT"] == "256 per day"
     assert app.config["IMPORT_MIB_IN_ALL"] == "2048 per day"
     assert "referee_limiter" in app.extensions
+
+
+def test_creating_from_many_addresses_is_bounded_in_all(tmp_path):
+    """30 addresses once made 600 games in 5 s, each within its own limit: the games of
+    every client together have a limit of their own."""
+    app = limited(tmp_path, RATE_LIMIT_CREATE="2 per hour", RATE_LIMIT_CREATE_IN_ALL="5 per hour")
+    client = app.test_client()
+    made = [
+        client.post("/games", json=GAME, environ_base={"REMOTE_ADDR": f"10.0.0.{n}"})
+        for n in range(1, 8)
+    ]
+    assert [answer.status_code for answer in made] == [201] * 5 + [429] * 2
+    assert "5 per 1 hour" in made[-1].get_json()["error"]["message"]
+    assert len(app.extensions["referee"].store.game_ids()) == 5

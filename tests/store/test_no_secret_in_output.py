@@ -65,3 +65,4 @@ def test_serve_shows_the_password_nowhere(secret_url, tmp_path):
     output = b"".join(path.read_bytes() for path in Path(tmp_path).glob("serve-*.log"))
     assert b"referee: store postgresql://" in output  # the banner names the store
     assert PASSWORD.encode() not in output and quote(PASSWORD).encode() not in output
+    assert b"Exception ignored" not in output and b"Traceback" not in output  # its stop
