@@ -192,11 +192,13 @@ def web(
 ) -> None:
     """Serve the HTTP API alone (gunicorn): Redis and the workers run elsewhere (REDIS_URL)."""
     from ..server import serve as serve_http
-    from ..settings import SERVER, read
+    from ..settings import APP, SERVER, read
 
     host, port = checked_settings_and_address(host, port)
     os.environ["REFEREE_DB"] = db
     edges = {k: v for k, v in read(SERVER).items() if k not in ("host", "port")}
+    if read(APP).get("PROXIES") and "per_client" not in edges:
+        edges["per_client"] = None  # every connection is the proxy's: it caps each client
     settings = Settings(
         host=host,
         port=port,
