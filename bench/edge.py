@@ -10,14 +10,21 @@ reading its own view first, as a page does. Three phases, each the same play:
   many are always waiting;
 - flood on the game: the same, with every stream on the game being played, so that each
   command wakes all of them; the seat sends a command a second (PACE), still far faster
-  than a game by post, so that one command's news goes out before the next.
+  than a game by post, so that one command's news goes out before the next;
+- bodies: a second server on the defaults (connections per address capped, a body's
+  time bounded) flooded with BODIES connections from BODY_ADDRESSES loopback addresses
+  that send a command's headers and then no body, a tenth of them a byte a second,
+  each reopened a second after the server closes it (the attack of 2026-12-01, which
+  held the API unanswered), while the seat plays from 127.0.0.1.
 Figures: a command's latency (p50, p95, max), `/healthz` asked every 0.25 s on a fresh
 connection (p50, p95, max), how long the server let a half-sent request wait, the web
-processes' memory with the streams open (per stream), and in the last phase the time
-from a command's answer to its event on every stream. Targets under the flood: command
+processes' memory with the streams open (per stream), in the third phase the time
+from a command's answer to its event on every stream, and in the last how the server
+ended the bodies (408 after how long, 429 at the cap). Targets under the flood: command
 p95 <= 250 ms, /healthz max <= 1 s.
 
-    .venv/bin/python bench/edge.py [--streams 5000] [--half-sent 2000] [--commands 100]
+    .venv/bin/python bench/edge.py [--streams 5000] [--half-sent 2000] [--bodies 18000]
+                                   [--commands 100]
 """
 
 import argparse
@@ -48,27 +55,33 @@ PER_GAME = 50  # streams on each of the other games
 PROBE_EVERY = 0.25
 PACE = 1.0  # seconds between commands when every stream hears each
 HOLD_SECONDS = 15  # a flooded phase lasts at least this: half-sent requests time out meanwhile
+BODY_ADDRESSES = 18  # the bench's own sockets fit in one process's 20,000 open files
+BODY_HEAD = (
+    b"POST /games/g/commands HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 100\r\n\r\n"
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--streams", type=int, default=5000)
     parser.add_argument("--half-sent", type=int, default=2000)
+    parser.add_argument("--bodies", type=int, default=18000)
     parser.add_argument("--commands", type=int, default=100)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", default="var/bench/edge.json")
     args = parser.parse_args()
-    room_for(args.streams + args.half_sent + 512)
+    room_for(max(args.streams + args.half_sent, args.bodies) + 512)
     (ROOT / "var").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "var") as tmp:
         figures = measure(args, Path(tmp))
     met = all(
         figures[f"{phase}_command_p95_s"] <= COMMAND_P95
         and figures[f"{phase}_healthz_max_s"] <= HEALTHZ_MOST
-        for phase in ("elsewhere", "on_game")
+        for phase in ("elsewhere", "on_game", "bodies")
     )
     target = f"flooded: command p95 <= {COMMAND_P95} s, /healthz max <= {HEALTHZ_MOST} s"
-    report("The web server under a flood of streams and half-sent requests", figures,
+    report("The web server under a flood of streams, half-sent requests and bodies", figures,
            target, met, ROOT / args.out)  # fmt: skip
 
 
@@ -96,6 +109,30 @@ def measure(args: argparse.Namespace, tmp: Path) -> dict:
     finally:
         server.terminate()
         server.wait(timeout=60)
+    port = free_port()
+    server = start(port, tmp / "bodies.db", f"redis+socket://{redis.socket_file}", args, edges=True)
+    try:
+        figures |= bodies(port, args)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    return figures
+
+
+def bodies(port: int, args: argparse.Namespace) -> dict:
+    """The seat's play while bodies that never come (and trickled ones) are held."""
+    flood = Bodies(port, args.bodies)
+    try:
+        figures = phase("bodies", port, played(port, args.commands // 3, seconds=HOLD_SECONDS))
+    finally:
+        flood.stop()
+    figures["bodies"] = args.bodies
+    figures["bodies_addresses"] = BODY_ADDRESSES
+    figures["bodies_ended_408"] = flood.answers.get("408", 0)
+    figures["bodies_ended_429"] = flood.answers.get("429", 0)
+    if flood.waited:
+        figures["bodies_408_after_p50_s"] = percentile(flood.waited, 50)
+        figures["bodies_408_after_max_s"] = max(flood.waited)
     return figures
 
 
@@ -229,7 +266,22 @@ class Streams:
             sock.close()
 
 
-class HalfSent:
+class Held:
+    """Sockets an attacker holds on a selector, watched by a thread until stopped."""
+
+    running: bool
+    thread: threading.Thread
+    selector: selectors.BaseSelector
+
+    def stop(self) -> None:
+        self.running = False
+        self.thread.join()
+        for key in list(self.selector.get_map().values()):
+            key.fileobj.close()
+        self.selector.close()
+
+
+class HalfSent(Held):
     """`count` sockets that send part of a request's headers and never the rest; each
     the server closes is opened again, and how long it waited is kept."""
 
@@ -266,12 +318,66 @@ class HalfSent:
                     self.waited.append(time.monotonic() - key.data)
                     self.open()
 
-    def stop(self) -> None:
-        self.running = False
-        self.thread.join()
-        for key in list(self.selector.get_map().values()):
-            key.fileobj.close()
-        self.selector.close()
+
+class Bodies(Held):
+    """`count` connections from BODY_ADDRESSES addresses, each sending a command's headers
+    and no body (a tenth of them a byte of it a second); each the server ends is opened
+    again a second later. The answers it ended them with, and how long a 408 took."""
+
+    def __init__(self, port: int, count: int) -> None:
+        self.port = port
+        self.answers: dict[str, int] = {}
+        self.waited: list[float] = []
+        self.again: list[tuple[float, str, bool]] = []
+        self.running = True
+        self.selector = selectors.DefaultSelector()
+        for n in range(count):
+            self.open(f"127.0.1.{1 + n % BODY_ADDRESSES}", n % 10 == 0)
+        self.thread = threading.Thread(target=self.hold, daemon=True)
+        self.thread.start()
+
+    def open(self, source: str, trickle: bool) -> None:
+        sock = socket.socket()
+        sock.bind((source, 0))
+        sock.connect(("127.0.0.1", self.port))
+        sock.sendall(BODY_HEAD)
+        sock.setblocking(False)
+        self.selector.register(sock, selectors.EVENT_READ, (time.monotonic(), source, trickle))
+
+    def hold(self) -> None:
+        last_byte = time.monotonic()
+        while self.running:
+            for key, _ in self.selector.select(timeout=0.2):
+                self.read(key)
+            while self.again and self.again[0][0] <= time.monotonic():
+                self.open(*self.again.pop(0)[1:])
+            if time.monotonic() - last_byte >= 1:
+                last_byte = time.monotonic()
+                for key in list(self.selector.get_map().values()):
+                    if key.data[2]:
+                        try:
+                            key.fileobj.send(b"{")
+                        except OSError:
+                            pass
+
+    def read(self, key) -> None:
+        opened, source, trickle = key.data
+        try:
+            got = key.fileobj.recv(4096)
+        except BlockingIOError:
+            return
+        except ConnectionResetError:
+            got = b""
+        if got:
+            status = got[9:12].decode()
+            self.answers[status] = self.answers.get(status, 0) + 1
+            if status == "408":
+                self.waited.append(time.monotonic() - opened)
+            return
+        self.selector.unregister(key.fileobj)
+        key.fileobj.close()
+        if self.running:
+            self.again.append((time.monotonic() + 1, source, trickle))
 
 
 class Prober:
@@ -305,15 +411,18 @@ def new_game(port: int) -> tuple[str, list[str]]:
     return created["game_id"], [seat["token"] for seat in created["seats"]]
 
 
-def start(port: int, db: Path, broker: str, args) -> subprocess.Popen:
+def start(port: int, db: Path, broker: str, args, *, edges: bool = False) -> subprocess.Popen:
     """`referee web` with the limits a flood from one address needs off (the bench's
-    client is that address), and its log under var/bench/."""
+    client is that address; with `edges`, the caps of connections per address and the
+    body's time as they are by default), and its log under var/bench/."""
     env = {
         **os.environ,
         "REDIS_URL": broker,
         "REFEREE_STREAMS_PER_CLIENT": "off",
         "REFEREE_RATE_LIMITS": "off",
     }
+    if not edges:
+        env |= {"REFEREE_CONNECTIONS_PER_CLIENT": "off", "REFEREE_BODY_SECONDS": "off"}
     command = [sys.executable, "-m", "referee", "web", "--db", str(db), "--port", str(port)]
     command += ["--processes", str(args.processes), "--log-level", "warning"]
     log = ROOT / "var" / "bench" / "edge-web.log"  # kept: a server that dies says why

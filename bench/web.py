@@ -341,8 +341,12 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=Settings.processes)
     args = parser.parse_args()
     if args.serve:
-        settings = Settings(
-            port=args.port, processes=args.processes, loglevel="warning", accesslog=False
+        settings = Settings(  # the bench's one address holds 300 streams: no cap for it
+            port=args.port,
+            processes=args.processes,
+            loglevel="warning",
+            accesslog=False,
+            per_client=None,
         )
         Server(settings, bare_app() if args.serve == "bare" else None).run()
         return
