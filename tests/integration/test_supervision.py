@@ -434,3 +434,31 @@ def test_a_stop_ends_the_live_streams_it_holds_and_their_connections(served):
     for sock in streams:
         assert rest_of(sock).endswith(b"0\r\n\r\n")  # the chunked body's end: not cut
     assert "graceful timeout" not in served.log()
+
+
+BAD_IMPORTS = [b"garbage", b"[1]", b"\xff\xfe", b'{"a": 1}', b"{" * 100 + b"\n", b"\n\n"]
+
+
+def test_a_clients_bad_imports_log_a_line_each_and_no_traceback(served):
+    """A client's bad input is an access line, never a traceback: every unreadable import
+    once wrote 15 lines to the service's log (gevent's pool logged the refusal raised
+    beside the loop)."""
+    wait_until(lambda: "GET /" in served.log(), "the log's first access line", bound=BOUND)
+    before = served.log().count("\n")
+    for body in BAD_IMPORTS:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{served.port}/games/import", data=body, method="POST"
+        )
+        request.add_header("Content-Type", "application/x-ndjson")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=BOUND)
+        assert refused.value.code in (400, 422), refused.value.read()
+    refusals = '"POST /games/import HTTP/1.1" 4'
+    wait_until(
+        lambda: served.log().count(refusals) == len(BAD_IMPORTS),
+        "an access line for each import",
+        bound=BOUND,
+    )
+    added = served.log().splitlines()[before:]
+    assert "Traceback" not in served.log()
+    assert [line for line in added if refusals not in line and "GET /" not in line] == []
