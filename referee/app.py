@@ -8,7 +8,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import answers, api, games, health, limits, settings, web  # noqa: F401  (games registers rulesets)
 from .engine import registry
-from .live import Gate, Herald, Hub
+from .gate import Gate
+from .live import Herald, Hub
 from .service import Referee
 from .store import DEFAULT_PATH, open_store
 

@@ -26,7 +26,6 @@ from typing import Any
 import redis
 from flask import Response, current_app, request
 
-from .engine.errors import TooMany
 from .health import broker_client
 from .recent import Recent
 
@@ -281,48 +280,6 @@ class Herald:
         self.hub.look(game_id)
 
 
-class Gate:
-    """The live streams this process holds per client address, at most `most` each (None:
-    no cap). Counted in the process: a client reaching several web processes holds up to
-    `most` on each."""
-
-    def __init__(self, most: int | None) -> None:
-        self.most = most
-        self._held: dict[str, int] = {}
-        self._lock = threading.Lock()
-
-    def enter(self, address: str) -> Callable[[], None]:
-        """Count a new stream of `address`, or TooMany past the cap; the function that
-        lets it go (safe to call twice)."""
-        with self._lock:
-            held = self._held.get(address, 0)
-            if self.most is not None and held >= self.most:
-                raise TooMany(
-                    "stream/too_many",
-                    f"this address holds {held} live streams, the most one may; close one"
-                    " or try again later",
-                    {"most": self.most},
-                )
-            self._held[address] = held + 1
-        left = threading.Event()
-
-        def leave() -> None:
-            with self._lock:
-                if left.is_set():
-                    return
-                left.set()
-                self._held[address] -= 1
-                if not self._held[address]:
-                    del self._held[address]
-
-        return leave
-
-    def held(self, address: str) -> int:
-        """The streams `address` holds here now."""
-        with self._lock:
-            return self._held.get(address, 0)
-
-
 def held_stream(lines: Any) -> Response:
     """A live stream's response, counted against its client's cap (429 past it) until
     the server closes it, however the client went."""
@@ -347,17 +304,16 @@ def _when_gone(sock: Any, leave: Callable[[], None]) -> None:
     itself ends only at its next write (a keep-alive, STREAM_WAKE seconds later), and
     meanwhile its client would be refused a new one. A client that sends anything is
     there still; the socket closed by the server ends the watch too."""
-    try:
-        while True:
-            try:
-                if sock.recv(1, socket.MSG_PEEK):
-                    return
-                break
-            except TimeoutError:
-                continue
-    except OSError:
-        pass
-    leave()
+    while True:
+        try:
+            if sock.recv(1, socket.MSG_PEEK):
+                return
+        except TimeoutError:
+            continue
+        except OSError:
+            pass
+        leave()
+        return
 
 
 def _text(value: Any) -> str:

@@ -24,7 +24,8 @@ from gunicorn.glogging import Logger
 from gunicorn.http.body import Body
 from gunicorn.workers.ggevent import GeventWorker
 
-from .engine.errors import TooSlow
+from .engine.errors import TooMany, TooSlow
+from .gate import Gate
 from .supervisor import set_parent_death_signal
 
 # the common log format, with the path only: a query string can carry a token
@@ -116,23 +117,23 @@ class Worker(GeventWorker):
 
     def init_process(self) -> None:
         self.edges = getattr(self.app, "settings", Settings())
-        self.held: dict[str, int] = {}  # connections per client key (one thread: no lock)
+        self.gate: Gate | None = None  # made on the loop, once gevent patched the locks
         super().init_process()
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         """One connection, counted against its address's cap: past it, 429 and closed."""
-        key, most = client_key(addr), self.edges.per_client
-        if most is not None and self.held.get(key, 0) >= most:
-            self._refuse(client, 429, "Too Many Requests", TOO_MANY.format(most))
+        if self.gate is None:
+            self.gate = Gate(self.edges.per_client, code=TOO_MANY, what="connections here")
+        try:
+            leave = self.gate.enter(client_key(addr))
+        except TooMany as refused:
+            self._refuse(client, 429, "Too Many Requests", refused.message)
             util.close(client)
             return
-        self.held[key] = self.held.get(key, 0) + 1
         try:
             super().handle(listener, client, addr)
         finally:
-            self.held[key] -= 1
-            if not self.held[key]:
-                del self.held[key]
+            leave()
 
     def handle_exit(self, sig: Any, frame: Any) -> None:
         super().handle_exit(sig, frame)
@@ -195,7 +196,7 @@ class TimedReader:
         return piece
 
 
-TOO_MANY = "more than {} connections from one address: close one, or try again later"
+TOO_MANY = "request/too_many_connections"
 SLOW_BODY = "the request's body did not arrive in time: {:g} s, and a second more for each {} KiB"
 
 
