@@ -12,7 +12,6 @@ from typing import Any, Protocol
 
 from . import (
     disputes,
-    games,  # noqa: F401  (registers the rulesets)
     notices,
     notify,
     posts,
@@ -30,6 +29,7 @@ from .engine.errors import (
     Unauthorized,
 )
 from .engine.events import MODERATOR, REFEREE
+from .games import bot_levels
 from .live import Herald, Hub
 from .loop import beside_loop
 from .names import name_problem
@@ -775,9 +775,6 @@ def check_bot_levels(ruleset: str, asked: dict[str, Any]) -> None:
     naming those that do); a level no log may record is the rules' to refuse (400)."""
     if not asked:
         return
-    # referee.bots plays its games through this module: imported when first needed
-    from .bots.seats import bot_levels
-
     rules = game.registry.get(ruleset)
     playing = bot_levels(rules)
     for field, level in asked.items():

@@ -6,10 +6,10 @@ from flask_smorest import Blueprint
 
 from schemas import ErrorResponseSchema, RulesetSchema
 
-from ..bots.seats import bot_levels
 from ..engine import clocks, registry, standing
 from ..engine.game import command_shapes
 from ..engine.rounds import has_rounds
+from ..games import bot_levels
 
 bp = Blueprint("rulesets", __name__, url_prefix="/rulesets", description="The rule sets served.")
 

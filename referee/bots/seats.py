@@ -1,11 +1,10 @@
-"""Where bots play: the levels that play each ruleset here, and one bot move for a seat,
-chosen from what the seat sees and sent as the seat's own command (docs/bots.md,
-"Where bots play"). A Celery task runs `play_move`; nothing here runs in a web request."""
+"""Where bots play: one bot move for a seat, chosen from what the seat sees and sent as
+the seat's own command (docs/bots.md, "Where bots play"); which levels play a ruleset
+here is referee.games.bot_levels. A Celery task runs `play_move`; nothing here runs in a
+web request."""
 
 import logging
 import os
-from importlib.util import find_spec
-from types import ModuleType
 
 from ..engine import game, seating
 from ..engine.errors import Conflict, RuleViolation
@@ -17,17 +16,6 @@ log = logging.getLogger("referee.bots")
 # what a bot move came to: sent; the game moved past the version (`stale`); the seat is
 # not asked or its bot is gone (`not_asked`); the seat has nothing legal (`no_move`)
 PLAYED, STALE, NOT_ASKED, NO_MOVE = "played", "stale", "not_asked", "no_move"
-
-
-def bot_levels(rules: ModuleType) -> list[str]:
-    """The levels whose bots play a ruleset here: random and standard always; strong
-    where the ruleset brings the sampler the search needs (games/<package>/bot.py)."""
-    return [level for level in levels.LEVELS if level != "strong" or _has_sampler(rules)]
-
-
-def _has_sampler(rules: ModuleType) -> bool:
-    # a ruleset of one module (no package) has no bot module beside it
-    return hasattr(rules, "__path__") and find_spec(f"{rules.__name__}.bot") is not None
 
 
 def bot_rng() -> Rng:

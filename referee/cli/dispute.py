@@ -12,7 +12,7 @@ from ..engine import compare, fork, game
 from ..engine.chain import rechain
 from ..engine.errors import RefereeError
 from ..engine.events import MODERATOR
-from .replay import read_log
+from .logs import read_log
 
 
 def verified(path: str, events: list[dict[str, Any]], seed: str | None) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .lazy import LazyGroup
+from .logs import read_log
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -218,19 +219,6 @@ def _send(celery, batch: list[Path]):
     except UnicodeDecodeError:
         return [report_of(verify_file(path)) for path in batch]
     return celery.send_task("referee.verify_logs", args=[texts])
-
-
-def read_log(path: str) -> list[dict]:
-    """A log's events, or a clean error naming the file and its first unreadable line."""
-    from replays.log import LogLineError, read
-
-    try:
-        events = read(path)
-    except LogLineError as exc:
-        raise click.ClickException(f"{path}: {exc.reason}") from None
-    if not events:
-        raise click.ClickException(f"{path} holds no events")
-    return events
 
 
 def log_files(paths: tuple[str, ...]) -> list[Path]:

@@ -11,7 +11,7 @@ from ..engine.errors import RefereeError
 from ..engine.events import MODERATOR
 from ..engine.fork import batch_end
 from ..service import Viewer, presented
-from .replay import read_log
+from .logs import read_log
 
 PROMPT_HELP = "Enter or n: next, p: previous, g SEQ: go to SEQ, v: the view now, q: quit"
 

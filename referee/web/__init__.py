@@ -10,12 +10,11 @@ import os
 from typing import Any
 
 from flask import Flask, Response, render_template, request
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError
 
 from ..answers import CookieSessions
 from . import origin, pages, replay, secret
-
-csrf = CSRFProtect()
+from .origin import csrf, protect
 
 POLICY = "; ".join(
     [
@@ -73,12 +72,6 @@ class SessionCookie(CookieSessions):
 def _check_form() -> None:
     if request.method == "POST":
         protect()
-
-
-def protect() -> None:
-    """Refuse a form another site sent (403), then one without its CSRF token (400)."""
-    origin.check(request)
-    csrf.protect()
 
 
 def _refused(error: CSRFError | origin.CrossSite) -> Any:

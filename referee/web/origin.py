@@ -9,17 +9,25 @@ from `X-Forwarded-Proto`, and the `Host` the proxy passes through (docs/deployme
 
 from urllib.parse import urlsplit
 
-from flask import Request
+from flask import Request, request
+from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import Forbidden
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 Site = tuple[str, str, int]
+csrf = CSRFProtect()
 
 
 class CrossSite(Forbidden):
     """A form another site's page sent."""
 
     description = "This form must be sent from this site's own pages; it came from another site."
+
+
+def protect() -> None:
+    """Refuse a form another site sent (403), then one without its CSRF token (400)."""
+    check(request)
+    csrf.protect()
 
 
 def check(request: Request) -> None:

@@ -12,10 +12,10 @@ from markupsafe import Markup
 
 from replays.verify import verify_bytes
 
-from ..bots.seats import bot_levels
 from ..engine import registry
 from ..engine.game import command_shapes, rules_of
 from ..engine.rounds import has_rounds
+from ..games import bot_levels
 from ..service import MODERATOR, Referee, Viewer, receipt
 from ..summary import FORMATS
 from . import disputing, forms, story

@@ -32,6 +32,7 @@ from ..service import Referee
 from ..theatre import ALL, PUBLIC, Eyes, Theatre, Unplayable
 from . import pages, present, story
 from .changes import changes
+from .origin import protect
 
 bp = Blueprint("replay", __name__, url_prefix="/replay")
 bp.register_error_handler(StoreFull, pages.store_trouble)
@@ -163,8 +164,6 @@ def _guard() -> None:
     if request.endpoint == "replay.upload":
         request.max_content_length = _upload_limit()
     if request.method == "POST":
-        from . import protect
-
         protect()
 
 

@@ -8,8 +8,8 @@ import pytest
 from scheduling import T0, Clock
 from stores import store_target
 
+from referee import games as rulesets
 from referee.app import create_app
-from referee.bots import seats
 from referee.engine import registry
 
 pytestmark = pytest.mark.both_stores
@@ -109,7 +109,7 @@ def test_a_game_without_bots_asks_for_no_bot_move_and_writes_no_row(client, refe
 @pytest.fixture
 def no_strong(monkeypatch):
     """A ruleset whose package brings no sampler: the strong bot does not play it."""
-    monkeypatch.setattr(seats, "_has_sampler", lambda rules: False)
+    monkeypatch.setattr(rulesets, "_has_sampler", lambda rules: False)
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_pages import create, csrf, events, links, seated
 
-from referee.bots import seats
+from referee import games
 from referee.engine import game, registry
 from referee.engine.events import MODERATOR
 from referee.imports import import_log
@@ -33,7 +33,7 @@ def test_play_against_bots_is_a_form_with_every_other_seat_a_strong_bot(client, 
     assert "Play Galloping Horse against bots" in form and "Your name" in form
     chosen = re.findall(r'<option value="(\w*)" selected>', form)
     assert chosen[:4] == ["", "strong", "strong", "strong"]
-    monkeypatch.setattr(seats, "_has_sampler", lambda rules: False)  # no strong bot here
+    monkeypatch.setattr(games, "_has_sampler", lambda rules: False)  # no strong bot here
     form = client.get("/new/galloping-horse?against=bots").get_data(as_text=True)
     chosen = re.findall(r'<option value="(\w*)" selected>', form)
     assert chosen[:4] == ["", "standard", "standard", "standard"]
@@ -81,7 +81,7 @@ def test_a_seat_whose_game_waits_for_the_moderator_is_told_how_to_move_as_modera
 
 
 def test_a_bot_level_no_bot_plays_is_said_on_the_form(app, client, monkeypatch):
-    monkeypatch.setattr(seats, "_has_sampler", lambda rules: False)  # a ruleset without one
+    monkeypatch.setattr(games, "_has_sampler", lambda rules: False)  # a ruleset without one
     form = client.get("/new/galloping-horse").get_data(as_text=True)
     data = {
         "csrf_token": csrf(form),

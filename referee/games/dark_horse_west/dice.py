@@ -265,10 +265,10 @@ def placements(state: State, seat: int) -> list[Command]:
     """Every `place` command the seat may send now: one command per distinct outcome
     (an Engineer token sets a die to the value the action needs, not to every value
     that would do), and a token only where the dice do not fit without it."""
-    return list(_placements(state, seat))
+    return list(each_placement(state, seat))
 
 
-def _placements(state: State, seat: int) -> Iterator[Command]:
+def each_placement(state: State, seat: int) -> Iterator[Command]:
     groups = subsets(unplaced(state, seat))
     mine: dict[str, list[Any]] = {}  # the seat's placements by action, scanned once
     for p in state["placements"]:
@@ -337,15 +337,6 @@ def _wanted_values(need: dict[str, Any], dice: list[dict[str, Any]], index: int)
         return [1]
     rest = sum(d["value"] for i, d in enumerate(dice) if i != index)
     return [v - rest for v in need.get("values", []) if 1 <= v - rest <= 6]
-
-
-def can_place(state: State, seat: int) -> bool:
-    """Whether the seat has a die and somewhere to put it (a placement or Dealer)."""
-    from .placement import dealer_moves
-
-    if not unplaced(state, seat):
-        return False
-    return next(_placements(state, seat), None) is not None or bool(dealer_moves(state, seat))
 
 
 def total(state: State, seat: int, dice: list[int]) -> int:

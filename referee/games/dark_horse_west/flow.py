@@ -12,7 +12,7 @@ from typing import Any
 
 from ...engine.events import Event, event
 from ...engine.rng import Rng
-from . import cards, collection, dice, placement, scoring, solitaire, table, windows
+from . import cards, collection, placement, scoring, solitaire, table, windows
 from .data import BOARD, RESOURCES
 from .state import COLLECTION, OVER, PLACEMENT, SETUP, apply
 
@@ -148,7 +148,7 @@ def _next_placer(state: State) -> int | None:
     start = (order.index(placed[-1]) + 1) if placed else 0
     for i in range(len(order)):
         seat = order[(start + i) % len(order)]
-        if dice.can_place(state, seat):
+        if placement.can_place(state, seat):
             return seat
     return None
 

@@ -355,3 +355,10 @@ def move_gunslinger(state: State, seat: int, cmd: Command) -> list[Event]:
             "rule/off_track", f"moving {direction} leaves actions 2-12", {"field": "direction"}
         )
     return [gun_moved(state, seat, direction)]
+
+
+def can_place(state: State, seat: int) -> bool:
+    """Whether the seat has a die and somewhere to put it (a placement or Dealer)."""
+    if not dc.unplaced(state, seat):
+        return False
+    return next(dc.each_placement(state, seat), None) is not None or bool(dealer_moves(state, seat))

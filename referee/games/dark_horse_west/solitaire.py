@@ -7,8 +7,7 @@ from typing import Any
 
 from ...engine.events import Event, event
 from ...engine.rng import Rng
-from . import dice as dc
-from . import table, versions
+from . import placement, table, versions
 from .data import ACTIONS, SCENARIOS, SOLITAIRE, card_kind
 from .state import apply
 
@@ -54,7 +53,7 @@ def ghosts_due(state: State) -> bool:
         return False
     if state["solitaire"]["difficulty"] == "cruel":
         return True
-    return bool(state["placements"]) or not dc.can_place(state, 0)
+    return bool(state["placements"]) or not placement.can_place(state, 0)
 
 
 def ghosts_placed(state: State, rng: Rng) -> list[Event]:

@@ -11,7 +11,7 @@ from typing import Any
 from ...engine.errors import RuleViolation
 from ...engine.events import Event, event
 from ...engine.rng import Rng
-from . import cards, characters, collection, placement, rails, table, tokens
+from . import action_cards, cards, characters, collection, placement, rails, table, tokens
 from .data import ACTIONS, SCENARIOS
 from .flow import advance, folded, waiting
 from .game_setup import setup as random_setup
@@ -62,7 +62,7 @@ def legal(state: State, seat: int | str | None) -> list[Command]:
     anytime = _anytime(state, seat, final=kind == "settle" and step["final"])
     if kind == "settle":
         return anytime + [{"type": "pass"}]
-    played = cards.card_commands(state, seat, placing=False)
+    played = action_cards.card_commands(state, seat, placing=False)
     if step.get("collected"):
         return played + anytime + [{"type": "pass"}]
     choices = collection.collect_commands(state, seat) + [{"type": "decline"}]
@@ -110,7 +110,7 @@ def _placing_legal(state: State, seat: int) -> list[Command]:
     out += [{"type": "reroll", "dice": g} for g in placement.may_reroll(state, seat)]
     if placement.may_flip(state, seat):
         out.append({"type": "flip_deputy"})
-    return out + cards.card_commands(state, seat, placing=True)
+    return out + action_cards.card_commands(state, seat, placing=True)
 
 
 def _setup_legal(state: State, seat: int, piece: str) -> list[Command]:
@@ -233,7 +233,7 @@ def _placing(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
         return placement.reroll(state, seat, cmd, rng)
     if kind == "flip_deputy":
         return placement.flip_deputy(state, seat)
-    return cards.play_card(state, seat, cmd, rng, placing=True)
+    return action_cards.play_card(state, seat, cmd, rng, placing=True)
 
 
 ANYTIME = ("pay_loan", "cash_stock", "use_ability")
@@ -255,7 +255,7 @@ def _collecting(
     if kind == "decline":
         return collection.decline(state, seat)
     if kind == "play_card":
-        return cards.play_card(state, seat, cmd, rng, placing=False)
+        return action_cards.play_card(state, seat, cmd, rng, placing=False)
     if kind == "pay_loan":
         return tokens.pay_loan(state, seat, cmd)
     if kind == "cash_stock":

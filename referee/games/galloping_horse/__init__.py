@@ -16,6 +16,7 @@ from .._checks import invalid, is_int
 from .._data import load
 from .board import CONTENT, board
 from .describe import CHAPTER, OPTION_TEXTS, label, narrate
+from .track import TRACK, first_empty_ahead
 
 DATA = load("galloping_horse.json")
 
@@ -24,7 +25,6 @@ VERSION = "1.0.0"
 MIN_PLAYERS = 4
 MAX_PLAYERS = 4
 HORSES: list[str] = DATA["horses"]
-TRACK = DATA["track_spaces"]
 HAND = DATA["hand_size"]
 ROUNDS = DATA["rounds"]
 DECK: list[str] = [h for h in HORSES for _ in range(DATA["cards_per_horse"])]
@@ -132,7 +132,7 @@ def decide(state: State, seat: int, command: dict[str, Any], rng: Rng) -> list[E
 
 def _play(state: State, seat: int, horse: str, rng: Rng) -> list[Event]:
     start = state["distance"][horse]
-    finish = _first_empty_ahead(state["distance"], horse)
+    finish = first_empty_ahead(state["distance"], horse)
     events = [
         event("RaceCardPlayed", {"seat": seat, "horse": horse}),
         event("HorseMoved", {"horse": horse, "from": start, "to": finish}),
@@ -143,15 +143,6 @@ def _play(state: State, seat: int, horse: str, rng: Rng) -> list[Event]:
     if state["played"] + 1 == state["seats"] * HAND and state["round"] < ROUNDS:
         events += _deal(state, rng, state["round"] + 1, (seat + 1) % state["seats"])
     return events
-
-
-def _first_empty_ahead(distance: dict[str, int], horse: str) -> int:
-    """The distance of the first empty space ahead: occupied spaces are skipped."""
-    taken = {d % TRACK for h, d in distance.items() if h != horse}
-    to = distance[horse] + 1
-    while to % TRACK in taken:
-        to += 1
-    return to
 
 
 def apply(state: State, ev: dict[str, Any]) -> State:

@@ -9,10 +9,8 @@ import html
 import math
 from typing import Any
 
-# the rules' own movement (this module is imported by the package, so the package is
-# read through its module object, at call time)
-from .. import galloping_horse as rules
 from .._data import load
+from .track import TRACK, first_empty_ahead
 
 DATA = load("galloping_horse.json")
 
@@ -87,11 +85,11 @@ def landing(state: dict[str, Any], horse: str) -> dict[str, Any] | None:
     if horse not in horses:
         return None
     distance = {h: place["distance"] for h, place in horses.items()}
-    to = rules._first_empty_ahead(distance, horse)
+    to = first_empty_ahead(distance, horse)
     leads = all(to > d for h, d in distance.items() if h != horse)
     return {
         "from": horses[horse]["space"],
-        "to": to % rules.TRACK,
+        "to": to % TRACK,
         "distance": to,
         "leads": leads,
         "food": leads and state.get("food_stack", 0) > 0,
