@@ -29,6 +29,7 @@ run: $(SERVING)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 # bytecode caches written even where the environment says not to (PYTHONDONTWRITEBYTECODE):

@@ -39,10 +39,10 @@ from celery.result import ResultSet
 from rich.console import Console
 from rich.table import Table
 
-from referee import embedded
 from referee.bots import levels
 from referee.bots.matches import MATCHUPS, Job, played
 from referee.engine import registry
+from referee.serve import embedded
 from workers.celery_app import ANYWHERE_QUEUE, make_celery
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -42,8 +42,8 @@ os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 
 from measures import percentile, seconds_of  # noqa: E402
 
-from referee import embedded  # noqa: E402
 from referee.app import create_app  # noqa: E402
+from referee.serve import embedded  # noqa: E402
 from referee.service import NEAR_SECONDS  # noqa: E402
 
 DAY = 86400

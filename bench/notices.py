@@ -46,9 +46,9 @@ os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 
 from measures import busy, cpu_seconds, percentile  # noqa: E402
 
-from referee import embedded  # noqa: E402
 from referee.app import create_app  # noqa: E402
-from referee.health import SWEEP_KEY  # noqa: E402
+from referee.ops.health import SWEEP_KEY  # noqa: E402
+from referee.serve import embedded  # noqa: E402
 
 PLAYERS = ["a", "b", "c", "d"]
 TARGET_P95, TARGET_RATIO = 0.5, 3.0

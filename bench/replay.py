@@ -40,12 +40,12 @@ os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 
 from measures import busy, percentile  # noqa: E402
 
-from referee import theatre  # noqa: E402
 from referee.app import create_app  # noqa: E402
 from referee.bots import choose  # noqa: E402
 from referee.engine import game  # noqa: E402
 from referee.engine.events import MODERATOR  # noqa: E402
 from referee.engine.rng import Rng  # noqa: E402
+from referee.theatre import stage  # noqa: E402
 
 ANNOUNCED_EACH = 8  # announcements after each move of the long game (it has some 1,000)
 PLAYERS = {
@@ -102,13 +102,13 @@ def scrubbing(client, game_id: str, jumps: list[int], walk: range) -> dict[str, 
 
 def unchecked(client, game_id: str, jumps: list[int]) -> list[float]:
     """The baseline: the same jumps with every state folded from the first event."""
-    held = theatre.CHECKPOINT_EVERY
-    theatre.CHECKPOINT_EVERY = 1 << 40
+    held = stage.CHECKPOINT_EVERY
+    stage.CHECKPOINT_EVERY = 1 << 40
     client.application.extensions.pop("replay_stage", None)
     try:
         return [timed(client, f"/replay/{game_id}/part?at={at}") for at in jumps]
     finally:
-        theatre.CHECKPOINT_EVERY = held
+        stage.CHECKPOINT_EVERY = held
         client.application.extensions.pop("replay_stage", None)
 
 

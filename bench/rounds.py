@@ -35,8 +35,8 @@ os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 
 from measures import percentile, seconds_of  # noqa: E402
 
-from referee import embedded  # noqa: E402
 from referee.app import create_app  # noqa: E402
+from referee.serve import embedded  # noqa: E402
 
 TARGET_P95 = 1.0
 PLAYERS = [f"p{i}" for i in range(9)]

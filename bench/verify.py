@@ -38,7 +38,7 @@ import long_log
 from rich.table import Table
 from store import es_aggregate, es_app
 
-from referee import embedded
+from referee.serve import embedded
 from replays.verify import verify_file
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -53,7 +53,7 @@ os.environ.setdefault("REFEREE_RATE_LIMITS", "off")
 
 from measures import busy, cpu_seconds, memory_kib  # noqa: E402
 
-from referee.server import Server, Settings  # noqa: E402
+from referee.serve.server import Server, Settings  # noqa: E402
 
 TARGET_RATIO = 0.5
 TARGET_SLOWDOWN = 3.0  # commands and live news beside two CPU-bound processes, at most

@@ -6,10 +6,12 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import answers, api, games, health, limits, settings, web  # noqa: F401  (games registers rulesets)
+from . import api, games, web  # noqa: F401  (games registers the rulesets)
 from .engine import registry
-from .gate import Gate
 from .live import Herald, Hub
+from .ops import health, limits, settings
+from .runtime import answers
+from .runtime.gate import Gate
 from .service import Referee
 from .store import DEFAULT_PATH, open_store
 

@@ -26,8 +26,8 @@ from typing import Any
 import redis
 from flask import Response, current_app, request
 
-from .health import broker_client
-from .recent import Recent
+from .ops.health import broker_client
+from .runtime.recent import Recent
 
 log = logging.getLogger(__name__)
 

@@ -10,13 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from . import (
-    disputes,
-    notices,
-    notify,
-    posts,
-    summary,
-)
+from . import disputes
 from .engine import clocks, game, rounds, seating
 from .engine import disputes as engine_disputes
 from .engine.canonical import digest
@@ -29,12 +23,14 @@ from .engine.errors import (
     Unauthorized,
 )
 from .engine.events import MODERATOR, REFEREE
+from .engine.names import name_problem
 from .games import bot_levels
 from .live import Herald, Hub
-from .loop import beside_loop
-from .names import name_problem
-from .notify import Subscriptions
-from .queues import GameQueues
+from .notify import notices, subscriptions
+from .notify.subscriptions import Subscriptions
+from .posts import forum, summary
+from .runtime.loop import beside_loop
+from .runtime.queues import GameQueues
 from .store import EventStore, IdempotentReplay, StoredEvents
 
 Viewer = int | str | None
@@ -42,7 +38,7 @@ REFEREE_ONLY = frozenset(
     {*rounds.REFEREE_COMMANDS, *clocks.REFEREE_COMMANDS, *engine_disputes.REFEREE_COMMANDS}
 )
 # how many times a command that names no version is decided again after losing a race
-# (only to another process: this process's commands on a game queue, referee/queues.py)
+# (only to another process: this process's commands on a game queue, referee/runtime/queues.py)
 RETRIES = 10
 ROUND_OUTCOMES = {
     "rule/no_round_open": "not_open",
@@ -429,15 +425,15 @@ class Referee:
             post = functools.partial(
                 self.post, game_id, "markdown", base=self.public_url, state=after
             )
-            batch = notify.Batch(
+            batch = subscriptions.Batch(
                 game_id, events, before, after, summary, post, base=self.public_url
             )
-            found = [(s, notify.found_for(s, batch)) for s in subscribed]
+            found = [(s, subscriptions.found_for(s, batch)) for s in subscribed]
             due = self.subscriptions.record(found, now)
             if due and self.scheduler is not None:
                 self.scheduler.deliver(due)
         except Exception:  # noqa: BLE001 - notices are effects: the command stands
-            notify.log.exception("game %s: notices not recorded", game_id)
+            subscriptions.log.exception("game %s: notices not recorded", game_id)
 
     def deliver(self, delivery_id: str, *, now: int | None = None) -> str:
         """One attempt at a delivery if it is due: `delivered`, `retrying`, `failed`,
@@ -457,7 +453,7 @@ class Referee:
                 settled.append((one, "dropped", stale))
             else:
                 sending.append(one)
-        sent = notify.send_all(sending, now, allow=self.subscriptions.allow)
+        sent = subscriptions.send_all(sending, now, allow=self.subscriptions.allow)
         for one, (delivered, detail) in zip(sending, sent, strict=True):
             settled.append((one, "delivered" if delivered else "failed", detail))
         return dict.fromkeys(delivery_ids, "not_due") | self.subscriptions.settle(settled, now)
@@ -620,7 +616,7 @@ class Referee:
         _check_since(since, until)
         over = game.is_over(state)
         events = [game.redact(e, None, over) for e in self.store.events(game_id, until=until)]
-        made = posts.compose(game.rules_of(state), presented(game_id, state, None), events, since)
+        made = forum.compose(game.rules_of(state), presented(game_id, state, None), events, since)
         image = summary.board_image(base, game_id, until) if base else None
         text = summary.render(made, fmt, image)
         return {

@@ -25,7 +25,7 @@ from referee.engine.chain import FIELDS, GENESIS, event_hash
 from referee.engine.errors import RefereeError
 from referee.engine.rng import commitment, heard
 from referee.engine.state_hashes import StateHashes
-from referee.recent import Recent
+from referee.runtime.recent import Recent
 
 from .log import Event, LogLineError, parse
 from .problems import Invalid

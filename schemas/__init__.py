@@ -6,7 +6,7 @@ from typing import Any
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from referee.engine import clocks, seating
-from referee.names import NAME_LIMIT, name_problem
+from referee.engine.names import NAME_LIMIT, name_problem
 
 
 def _printable_name(name: str) -> None:

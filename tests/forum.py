@@ -12,7 +12,7 @@ import bbcode
 import markdown
 from markdown_it import MarkdownIt
 
-# hostile names, each at most 40 characters (referee/names.py)
+# hostile names, each at most 40 characters (referee/engine/names.py)
 NAMES = [
     "[url=https://evil.example]x[/url]",
     "**Bo** _Cy_ <img src=x onerror=alert(1)>",
@@ -50,7 +50,7 @@ def bbcode_html(text: str) -> str:
     )
     for _, options in parser.recognized_tags.values():
         options.replace_links = options.replace_cosmetic = False
-    # the empty [i][/i] after a typed `[` (referee/summary.py) shows nothing
+    # the empty [i][/i] after a typed `[` (referee/posts/summary.py) shows nothing
     return parser.format(text).replace("<em></em>", "")
 
 

@@ -11,7 +11,7 @@ from referee.cli import BOT_EPOCH, default_players
 from referee.engine import registry
 from referee.engine.events import MODERATOR
 from referee.engine.rng import Rng
-from referee.notify_guard import AllowList
+from referee.notify.reach import AllowList
 from referee.service import Referee
 from referee.store import EventStore
 from referee.store.ops.tables import GAME_TABLES, UPLOADS

@@ -5,12 +5,12 @@ import logging
 from celery import shared_task
 from flask import current_app
 
-from referee import notify
 from referee.bots.matches import Job, played
 from referee.bots.seats import PLAYED, play_move
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
-from referee.health import record_sweep
+from referee.notify import subscriptions
+from referee.ops.health import record_sweep
 from referee.service import GRACE_SECONDS
 from replays.log import LogLineError, parse
 from replays.verify import report_of, verify_bytes, verify_events
@@ -82,7 +82,9 @@ def sweep_rounds() -> int:
     lost = referee.resend_bot_moves(now, grace=current_app.config["BOT_RESEND_SECONDS"])
     if lost:
         log.info("sweep: %d bot move(s) not made in time, sent again", len(lost))
-    for batch in notify.in_batches(referee.due_deliveries(now, grace=notify.HANDED_GRACE)):
+    for batch in subscriptions.in_batches(
+        referee.due_deliveries(now, grace=subscriptions.HANDED_GRACE)
+    ):
         deliver.delay(*batch)
     if due or late:  # a sweep that finds nothing says nothing
         log.info("sweep: %d round(s) and %d clock(s) due, sent", len(due), len(late))

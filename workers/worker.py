@@ -15,8 +15,8 @@ from celery.exceptions import SecurityWarning
 from celery.signals import after_setup_logger, beat_init, worker_process_init
 
 from referee.app import create_app
+from referee.serve.supervisor import set_parent_death_signal
 from referee.store.postgres import PostgresStore
-from referee.supervisor import set_parent_death_signal
 
 from .celery_app import DEFAULT_BROKER
 

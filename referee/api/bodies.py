@@ -7,44 +7,7 @@ from flask import Request
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort, is_json_request
 
-from ..engine.canonical import MAX_DEPTH, canonical, depth
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _refuse_float(text: str) -> Any:
-    raise ValueError(f"{text}: numbers must be integers (the log holds no fractions)")
-
-
-def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """An object whose keys are all different (which of two values counts is not JSON's
-    to say, and the log must hold what the sender meant)."""
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise ValueError(f"the key {key!r} appears twice in one object")
-        seen.add(key)
-    return dict(pairs)
-
-
-def canonical_json(text: str) -> Any:
-    """JSON text as the log can hold it: ValueError naming what is wrong otherwise (a
-    fraction, NaN, a key twice, nesting deeper than MAX_DEPTH, a lone surrogate)."""
-    try:
-        value = json.loads(
-            text,
-            parse_constant=_refuse_constant,
-            parse_float=_refuse_float,
-            object_pairs_hook=_refuse_duplicates,
-        )
-        if depth(value) > MAX_DEPTH:
-            raise ValueError(f"JSON nested deeper than {MAX_DEPTH}")
-        canonical(value)  # lone surrogates cannot be encoded as UTF-8
-    except RecursionError:
-        raise ValueError(f"JSON nested deeper than {MAX_DEPTH}") from None
-    return value
+from ..engine.canonical import canonical_json
 
 
 class CanonicalJsonParser(FlaskParser):

@@ -23,15 +23,16 @@ from schemas import (
     SummaryQuerySchema,
 )
 
-from .. import images
 from ..engine import registry
 from ..engine.disputes import STAMPED
 from ..engine.errors import BadRequest, Forbidden, RefereeError, Unauthorized
 from ..live import held_stream
-from ..loop import beside_loop
-from ..recent import Recent
+from ..runtime.answers import public_base
+from ..runtime.loop import beside_loop
+from ..runtime.recent import Recent
 from ..service import Referee
-from ..web.present import board, public_base
+from ..theatre import boards
+from ..theatre.boards import board
 from .bodies import CanonicalJsonParser
 
 BOARDS_KEPT = 256  # board images held in a process (a PNG is some 30-110 KB)
@@ -204,7 +205,7 @@ def board_png(query, game_id: str):
     at = query.get("at")
 
     def drawn() -> bytes:
-        return beside_loop(images.png_of, drawn_board(game_id, at))
+        return beside_loop(boards.png_of, drawn_board(game_id, at))
 
     png = drawn() if at is None else _boards_drawn().held(("png", game_id, at), drawn)
     return _image(png, "image/png", at)

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from schemas import HealthSchema
 
-from ..health import readiness
+from ..ops.health import readiness
 from .games import referee
 
 bp = Blueprint("health", __name__, url_prefix="", description="Liveness and readiness.")

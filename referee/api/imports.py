@@ -6,9 +6,9 @@ from marshmallow import ValidationError
 
 from schemas import ImportedSchema, ImportSchema
 
-from .. import limits
 from ..engine.errors import BadRequest
-from ..imports import import_log
+from ..ops import limits
+from ..theatre.imports import import_log
 from .bodies import CanonicalJsonParser
 from .games import error_responses, referee, require_operator
 

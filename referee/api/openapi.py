@@ -11,7 +11,7 @@ from apispec import APISpec
 from schemas import BotSeatSchema
 
 from ..engine import game, registry
-from ..names import BIDI_CONTROLS, NAME_LIMIT
+from ..engine.names import BIDI_CONTROLS, NAME_LIMIT
 
 JSON_VALUE = {"$ref": "#/components/schemas/IntegerJson"}
 # any JSON value whose numbers are integers, to any depth
@@ -29,7 +29,7 @@ INTEGER_JSON = {
 _REFUSED = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029" + "".join(
     f"\\u{ord(char):04x}" for char in sorted(BIDI_CONTROLS)
 )
-# printable, and more than white space (referee.names.name_problem)
+# printable, and more than white space (referee.engine.names.name_problem)
 NAME_PATTERN = f"^[^{_REFUSED}]*[^\\s{_REFUSED}][^{_REFUSED}]*$"
 TYPES = {"integer": {"type": "integer"}, "string": {"type": "string"}}
 

@@ -5,7 +5,7 @@ subcommands in .replay, `dispute` in .dispute, `store copy`, `backup` and `resto
 import sys
 
 if sys.argv[1:2] == ["web"]:
-    # the web server runs on gevent (referee/server.py): the standard library is patched
+    # the web server runs on gevent (referee/serve/server.py): the standard library is patched
     # before anything imports it, so no module holds an unpatched socket, lock or ssl
     from gevent import monkey
 
@@ -43,7 +43,7 @@ def main() -> None:
 def checked_settings() -> None:
     """Every setting in the environment read before anything starts; a bad one stops the
     command at once, exit status 1, named (docs/deployment.md lists them)."""
-    from ..settings import SettingError, check
+    from ..ops.settings import SettingError, check
 
     try:
         check()
@@ -92,7 +92,7 @@ def worker(redis_url: str, db: str, concurrency: int, queues: str, beat: bool) -
     os.environ["REDIS_URL"], os.environ["REFEREE_DB"] = redis_url, db
     from workers.worker import celery
 
-    from .. import embedded
+    from ..serve import embedded
 
     argv = ["worker", "--loglevel", "INFO", "--concurrency", str(concurrency), "-Q", queues]
     if beat:

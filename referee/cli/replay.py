@@ -189,7 +189,7 @@ def _verify_on_workers(
     Celery workers (none: on the workers already on that Redis) and any others there."""
     from workers.celery_app import make_celery
 
-    from .. import embedded
+    from ..serve import embedded
 
     size = max(1, min(50, len(files) // (count * 8)))  # a few batches per worker
     batches = [files[i : i + size] for i in range(0, len(files), size)]

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..server import Settings
+from ..serve.server import Settings
 from ..store import is_postgres
 from . import checked_settings, site_address
 
@@ -102,10 +102,10 @@ def serve(
 ) -> None:
     """Serve the HTTP API with a Redis broker, workers and the sweeper (embedded by
     default), restarting any of them that dies."""
-    from .. import embedded
-    from ..shown import url as masked
+    from ..runtime.shown import url as masked
+    from ..serve import embedded
+    from ..serve.supervisor import Supervisor
     from ..store import open_store, shown
-    from ..supervisor import Supervisor
 
     host, port = checked_settings_and_address(host, port)
     logging.basicConfig(
@@ -122,7 +122,7 @@ def serve(
         redis_url = f"redis+socket://{socket}"
         os.environ["REFEREE_EMBEDDED_BROKER"] = "on"  # the children's /readyz tells
         if is_postgres(db):
-            from ..health import ALONE
+            from ..ops.health import ALONE
 
             logging.getLogger("referee.serve").warning("%s", ALONE)
     # the store reaches the web server in its environment (REFEREE_DB), never on its
@@ -159,7 +159,7 @@ def serve(
 def checked_settings_and_address(host: str | None, port: int | None) -> tuple[str, int]:
     """The settings checked (checked_settings), and the address to serve on: the options',
     else REFEREE_HOST's and REFEREE_PORT's, else 127.0.0.1:5000."""
-    from ..settings import SERVER, read
+    from ..ops.settings import SERVER, read
 
     checked_settings()
     given = read(SERVER)
@@ -191,8 +191,8 @@ def web(
     log_level: str,
 ) -> None:
     """Serve the HTTP API alone (gunicorn): Redis and the workers run elsewhere (REDIS_URL)."""
-    from ..server import serve as serve_http
-    from ..settings import APP, SERVER, read
+    from ..ops.settings import APP, SERVER, read
+    from ..serve.server import serve as serve_http
 
     host, port = checked_settings_and_address(host, port)
     os.environ["REFEREE_DB"] = db

@@ -1,4 +1,5 @@
-"""Canonical JSON and the digests taken over it (specified in docs/log-format.md).
+"""Canonical JSON and the digests taken over it (specified in docs/log-format.md), and JSON
+text read as the log can hold it (the API's bodies and the pages' fields).
 
 orjson writes the canonical form fast; the standard library writes the same bytes and
 takes over for what orjson refuses (integers beyond 64 bits). A test holds the two equal.
@@ -71,3 +72,40 @@ def copied(value: Any) -> Any:
     """A deep copy of plain JSON data (dicts, lists, text, numbers), as copy.deepcopy
     makes, made in C: views are copied at every read."""
     return marshal.loads(marshal.dumps(value))
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _refuse_float(text: str) -> Any:
+    raise ValueError(f"{text}: numbers must be integers (the log holds no fractions)")
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different (which of two values counts is not JSON's
+    to say, and the log must hold what the sender meant)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
+def canonical_json(text: str) -> Any:
+    """JSON text as the log can hold it: ValueError naming what is wrong otherwise (a
+    fraction, NaN, a key twice, nesting deeper than MAX_DEPTH, a lone surrogate)."""
+    try:
+        value = json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_refuse_float,
+            object_pairs_hook=_refuse_duplicates,
+        )
+        if depth(value) > MAX_DEPTH:
+            raise ValueError(f"JSON nested deeper than {MAX_DEPTH}")
+        canonical(value)  # lone surrogates cannot be encoded as UTF-8
+    except RecursionError:
+        raise ValueError(f"JSON nested deeper than {MAX_DEPTH}") from None
+    return value

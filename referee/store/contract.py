@@ -22,7 +22,7 @@ import orjson
 from ..engine.canonical import canonical
 from ..engine.chain import GENESIS, rechain, seal
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable, TooLarge
-from ..loop import beside_loop, on_loop
+from ..runtime.loop import beside_loop, on_loop
 
 Event = dict[str, Any]
 Tail = tuple[int, str, str]  # a game's last seq, its hash and its time

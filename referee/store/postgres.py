@@ -23,8 +23,8 @@ import psycopg
 import psycopg_pool
 from psycopg import errors
 
-from .. import shown
 from ..engine.errors import Busy, Conflict, NotFound, StoreFull, StoreUnavailable
+from ..runtime import shown
 from .contract import (
     BUSY_SECONDS,
     CLOSING_SECONDS,

@@ -16,7 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from ..engine.errors import StoreFull, StoreUnavailable
-from ..loop import os_thread_local, pause
+from ..runtime.loop import os_thread_local, pause
 from . import schema
 from .contract import BUSY_SECONDS, EventStore, busy, left, log, wall_clock
 from .sqlite_files import check_existing, make_private, reader

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask, Response, render_template, request
 from flask_wtf.csrf import CSRFError
 
-from ..answers import CookieSessions
+from ..runtime.answers import CookieSessions
 from . import origin, pages, replay, secret
 from .origin import csrf, protect
 
@@ -62,7 +62,7 @@ def init_app(app: Flask) -> None:
 class SessionCookie(CookieSessions):
     """Flask's signed session cookie, Secure whenever the request came over HTTPS (as the
     invite cookies are), so it works on plain http://127.0.0.1 too; opened only for a
-    request that sent it (answers.py)."""
+    request that sent it (referee/runtime/answers.py)."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure

@@ -15,8 +15,8 @@ from ..disputes import render, render_consequences
 from ..engine import disputes, fork, game
 from ..engine.errors import RefereeError
 from ..engine.events import MODERATOR
+from ..posts import story
 from ..service import Referee, Viewer
-from . import story
 
 Event = dict[str, Any]
 Words = Callable[[ModuleType, dict[str, Any], dict[str, Any]], str]  # a command in words

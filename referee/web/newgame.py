@@ -13,7 +13,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from ..api.bodies import canonical_json
+from ..engine.canonical import canonical_json
 from ..engine.clocks import MAX_SECONDS, MIN_SECONDS
 from ..engine.errors import BadRequest, Forbidden
 from .present import BOT_WORDS

@@ -24,10 +24,8 @@ from marshmallow import ValidationError
 
 from schemas import SubscriptionCreateSchema
 
-from .. import notices
-from ..api.bodies import canonical_json
-from ..api.rulesets import describe
 from ..engine import registry
+from ..engine.canonical import canonical_json
 from ..engine.errors import (
     BadRequest,
     NotFound,
@@ -38,8 +36,12 @@ from ..engine.errors import (
 )
 from ..engine.events import MODERATOR
 from ..engine.game import rules_of, shapes_of
+from ..games import describe
 from ..live import held_stream
+from ..notify import notices
+from ..runtime.answers import public_base
 from ..service import Referee, Viewer, role_name
+from ..theatre import boards
 from . import disputing, present, seats
 from .newgame import NewGame
 
@@ -237,7 +239,7 @@ def board(game_id: str):
         abort(404)
     rules = registry.get(view["ruleset"])
     looking = present.chosen(view, request.args.get("command", ""))
-    drawn = present.board(rules, {**view, "viewer": viewer}, looking)
+    drawn = boards.board(rules, {**view, "viewer": viewer}, looking)
     return Response(str(drawn), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
@@ -537,9 +539,7 @@ def summary(game_id: str, number: int, fmt: str):
     """A resolved round's public summary as Markdown (`md`) or BBCode (`bbcode`)."""
     formats = {"md": "markdown", "bbcode": "bbcode"}
     try:
-        text = referee().round_summary(
-            game_id, number, formats.get(fmt, fmt), present.public_base()
-        )
+        text = referee().round_summary(game_id, number, formats.get(fmt, fmt), public_base())
     except RefereeError as error:
         return Response(error.message, error.status, mimetype="text/plain")
     return Response(text, mimetype="text/plain")

@@ -1,13 +1,11 @@
 """A game page's content for one viewer: exactly the API's view and events for that
 viewer, drawn (the ruleset's board), told (sentences) and offered (legal moves)."""
 
-import html
 import json
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from flask import current_app, request
 from markupsafe import Markup
 
 from replays.verify import verify_bytes
@@ -16,9 +14,12 @@ from ..engine import registry
 from ..engine.game import command_shapes, rules_of
 from ..engine.rounds import has_rounds
 from ..games import bot_levels
+from ..posts import story
+from ..posts.summary import FORMATS
+from ..runtime.answers import public_base
 from ..service import MODERATOR, Referee, Viewer, receipt
-from ..summary import FORMATS
-from . import disputing, forms, story
+from ..theatre.boards import board
+from . import disputing, forms
 from .disputing import Disputing
 
 # the moderator's controls in words (the others are named by their command)
@@ -194,11 +195,6 @@ def forum_post(service: Referee, game_id: str) -> dict[str, Any]:
     }
 
 
-def public_base() -> str:
-    """Where people reach the service: PUBLIC_URL, else the address this request came to."""
-    return current_app.config.get("PUBLIC_URL") or request.url_root
-
-
 _VERIFIED: dict[tuple[str, int], Any] = {}
 
 
@@ -210,18 +206,6 @@ def verified(service: Referee, game_id: str, version: int) -> Any:
             _VERIFIED.clear()
         _VERIFIED[key] = verify_bytes(service.log(game_id, None))
     return _VERIFIED[key]
-
-
-def board(rules: ModuleType, view: dict[str, Any], highlight: dict | None = None) -> Markup:
-    """The ruleset's drawing of the view (SVG), or a plain card when it has none."""
-    draw = getattr(rules, "board", None)
-    if draw is not None:
-        return Markup(draw(view, highlight=highlight))
-    title = html.escape(f"{view['ruleset']}: {view['status']}")
-    return Markup(
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 40" role="img">'
-        f'<title>{title}</title><text x="10" y="25" font-size="16">{title}</text></svg>'
-    )
 
 
 def chosen(view: dict[str, Any], text: str) -> dict[str, Any] | None:

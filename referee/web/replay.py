@@ -21,16 +21,18 @@ from replays.log import LogLineError, parse
 from replays.receipts import Held, ReceiptError, holds, read_receipts
 from replays.verify import Report, verify_events
 
-from .. import limits
 from ..engine import registry
 from ..engine.errors import Forbidden, NotFound, RefereeError, StoreFull, StoreUnavailable
 from ..engine.events import MODERATOR
-from ..imports import import_log
-from ..loop import beside_loop
-from ..recent import Recent
+from ..ops import limits
+from ..posts import story
+from ..runtime.loop import beside_loop
+from ..runtime.recent import Recent
 from ..service import Referee
-from ..theatre import ALL, PUBLIC, Eyes, Theatre, Unplayable
-from . import pages, present, story
+from ..theatre import boards
+from ..theatre.imports import import_log
+from ..theatre.stage import ALL, PUBLIC, Eyes, Theatre, Unplayable
+from . import pages, present
 from .changes import changes
 from .origin import protect
 
@@ -386,7 +388,7 @@ def _scene(showing: Showing) -> Scene:
         at=at,
         eyes=eyes,
         view=view,
-        board=present.board(rules, {**view, "viewer": eyes.viewer}),
+        board=boards.board(rules, {**view, "viewer": eyes.viewer}),
         event=seen,
         said=told[at - 1],
         feed=_feed(theatre, told, at),
@@ -573,7 +575,7 @@ def _column(showing: Showing, at: int, marked: set[int]) -> dict[str, Any]:
     return {
         "game_id": showing.game_id,
         "rows": rows,
-        "board": present.board(rules, {**view, "viewer": None}),
+        "board": boards.board(rules, {**view, "viewer": None}),
         "outcome": view.get("outcome") or {},
         "status": view["status"],
     }

@@ -4,7 +4,7 @@ forum posts; never anything a spectator could not see then; cached by (game, seq
 from referee.engine import game, registry
 from referee.engine.canonical import canonical, digest
 from referee.service import presented
-from referee.web.present import board
+from referee.theatre.boards import board
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 
@@ -116,7 +116,7 @@ def test_the_board_as_a_png_is_the_same_drawing_small_enough_for_a_forum(client,
 
     from PIL import Image
 
-    from referee.images import WIDEST, png_of
+    from referee.theatre.boards import WIDEST, png_of
 
     game_id, auth = created(client, hidden_bets=True)
     play(client, game_id, auth, 5)
@@ -157,7 +157,7 @@ def test_a_round_summary_ends_with_the_board_after_that_round(client, app):
 
 
 def test_generic_font_families_are_named_as_the_fonts_that_draw_them():
-    from referee.images import _named_fonts
+    from referee.theatre.boards import _named_fonts
 
     svg = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" font-family="sans-serif">'
@@ -177,7 +177,7 @@ def test_a_text_in_a_generic_family_is_drawn():
 
     from PIL import Image
 
-    from referee.images import png_of
+    from referee.theatre.boards import png_of
 
     def drawn(words: str) -> bytes:
         body = f'<text x="10" y="40" font-size="30">{words}</text>' if words else ""

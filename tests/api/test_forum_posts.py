@@ -9,8 +9,9 @@ from html.parser import HTMLParser
 import pytest
 from forum import FORMAT_OF, NAMES, OURS, RENDERERS, seen
 
-from referee import bots, posts
+from referee import bots
 from referee.engine.rng import Rng
+from referee.posts import forum
 
 BASE = "http://localhost"
 SEATS = {
@@ -229,4 +230,4 @@ def test_a_choice_left_to_the_moderator_is_named_in_the_post():
     """Blackout Middle's awards wait for the moderator to record a vote: the post names
     the moderator among those to move (a seat's own line beside it)."""
     view = {"status": "active", "players": ["Ann", "Ben"], "to_move": [0, "moderator"]}
-    assert posts.now(view) == ["To move: Ann (no time limit).", "To move: the moderator."]
+    assert forum.now(view) == ["To move: Ann (no time limit).", "To move: the moderator."]

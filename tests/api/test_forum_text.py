@@ -9,7 +9,7 @@ from forum import FORMAT_OF, NAMES, OURS, RENDERERS, seen
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import summary
+from referee.posts import summary
 
 BASE = "http://localhost"
 # what a name or sentence may hold: the markup of Markdown, HTML and BBCode, and text

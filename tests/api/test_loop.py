@@ -6,7 +6,7 @@ import subprocess
 import sys
 import textwrap
 
-from referee.loop import beside_loop
+from referee.runtime.loop import beside_loop
 
 PROGRAM = textwrap.dedent(
     """

@@ -16,7 +16,7 @@ from stores import store_target
 from waiting import wait_until
 
 from referee.app import create_app
-from referee.notify import BACKOFF, GIVE_UP_AFTER, HANDED_GRACE
+from referee.notify.subscriptions import BACKOFF, GIVE_UP_AFTER, HANDED_GRACE
 
 pytestmark = pytest.mark.both_stores
 
@@ -419,7 +419,7 @@ def test_a_command_in_a_game_nobody_subscribes_to_works_out_no_notices(
 ):
     worked = []
     monkeypatch.setattr(referee.subscriptions, "of", lambda *a: worked.append(a) or [])
-    monkeypatch.setattr("referee.notify.Batch", lambda *a, **k: worked.append(a))
+    monkeypatch.setattr("referee.notify.subscriptions.Batch", lambda *a, **k: worked.append(a))
     game_id, auth = create(client)
     play_first(client, game_id, auth)
     assert worked == []

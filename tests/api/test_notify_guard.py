@@ -5,7 +5,7 @@ connect), redirects are not followed, Apprise's own connections are checked the 
 way; the delivery log tells a seat nothing of what a target answered; the caps.
 
 These machines may send to loopback only. The tests answer every name themselves
-(`notify_guard.resolve`: no query leaves the machine), and every test here runs behind a
+(`reach.resolve`: no query leaves the machine), and every test here runs behind a
 fence that records each connection attempt and refuses, and fails the test on, any
 address off loopback, so that a broken check cannot send anything away."""
 
@@ -23,11 +23,11 @@ import urllib3
 from receiver import Receiver
 from test_notifications import T0, create, deliveries, play_first, send_due, subscribe
 
-from referee import notify, notify_guard
 from referee.app import create_app
-from referee.notify_guard import AllowList, guarded
+from referee.notify import reach, subscriptions
+from referee.notify.reach import AllowList, guarded
 
-REAL_RESOLVE = notify_guard.resolve
+REAL_RESOLVE = reach.resolve
 PUBLIC = "93.184.216.34"  # a public address no test reaches: the fence stands before it
 LOOPBACK = ipaddress.ip_network("127.0.0.0/8")
 
@@ -69,7 +69,7 @@ def on_loopback(address) -> bool:
     """Whether every address this one stands for is on loopback (a name, as the test's
     resolver answers it)."""
     try:
-        found = [info[4][0] for info in notify_guard.resolve(address[0], address[1])]
+        found = [info[4][0] for info in reach.resolve(address[0], address[1])]
     except (OSError, TypeError, IndexError):
         return False
     hosts = [ipaddress.ip_address(h) for h in found]
@@ -105,7 +105,7 @@ def names(monkeypatch):
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return found
 
-    monkeypatch.setattr(notify_guard, "resolve", lookup)
+    monkeypatch.setattr(reach, "resolve", lookup)
     return table
 
 
@@ -326,10 +326,10 @@ def test_a_webhook_connects_to_the_address_it_checked_without_asking_again(
     only the address it checked, with or without the socket module's own check."""
     port = listener.getsockname()[1]
     if layers == "adapter alone":
-        monkeypatch.setattr(notify_guard, "_checked", lambda sock, address: address)
-        monkeypatch.setattr(socket, "getaddrinfo", lambda *a: notify_guard.resolve(*a))
+        monkeypatch.setattr(reach, "_checked", lambda sock, address: address)
+        monkeypatch.setattr(socket, "getaddrinfo", lambda *a: reach.resolve(*a))
     asked = []
-    plain = notify_guard.resolve
+    plain = reach.resolve
 
     def flipping(host, *args):
         if host == "flip.test":
@@ -337,8 +337,8 @@ def test_a_webhook_connects_to_the_address_it_checked_without_asking_again(
             asked.append(host)
         return plain(host, *args)
 
-    monkeypatch.setattr(notify_guard, "resolve", flipping)
-    pools = notify_guard.webhook_pool()
+    monkeypatch.setattr(reach, "resolve", flipping)
+    pools = reach.webhook_pool()
     with guarded(AllowList.parse("127.0.0.2/32")), pytest.raises(urllib3.exceptions.HTTPError):
         pools.request("POST", f"http://flip.test:{port}/hook", body=b"{}", timeout=5, retries=False)
     assert asked == ["flip.test"] and not touched(listener)
@@ -520,14 +520,14 @@ class EndlessAnswer:
 def _send_to(url: str) -> tuple[bool, str]:
     subscription = {"kind": "webhook", "url": url, "secrets": json.dumps([])}
     notice = {"kind": "post", "game_id": "g", "seq": 1, "text": "t"}
-    return notify.send(subscription, "d1", notice, T0, allow=AllowList.parse("127.0.0.0/8"))
+    return subscriptions.send(subscription, "d1", notice, T0, allow=AllowList.parse("127.0.0.0/8"))
 
 
 def test_an_answer_without_end_is_read_no_further_than_its_bound(monkeypatch):
     """A target that answers 200 and then streams its body for ever cannot hold the
     sender or fill its memory: at most ANSWER_BYTES of it is read, then the connection
     is dropped, and the notice counts as delivered (the status said so)."""
-    monkeypatch.setattr(notify, "ANSWER_BYTES", 256 * 1024)
+    monkeypatch.setattr(subscriptions, "ANSWER_BYTES", 256 * 1024)
     target = EndlessAnswer(chunk=16 * 1024)
     assert _send_to(target.url) == (True, "HTTP 200")
     assert target.hung_up.wait(60)
@@ -537,7 +537,7 @@ def test_an_answer_without_end_is_read_no_further_than_its_bound(monkeypatch):
 def test_an_answer_dripping_slowly_is_dropped_when_the_send_time_is_up(monkeypatch):
     """A body sent a byte at a time, each within the socket's timeout, never ends a read:
     the send's own time bound does."""
-    monkeypatch.setattr(notify, "SEND_TIMEOUT", 1)
+    monkeypatch.setattr(subscriptions, "SEND_TIMEOUT", 1)
     target = EndlessAnswer(chunk=1, pause=0.05)
     outcome: list[tuple[bool, str]] = []
     sender = threading.Thread(target=lambda: outcome.append(_send_to(target.url)))

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli import main
-from referee.settings import SETTINGS, SettingError, check
+from referee.ops.settings import SETTINGS, SettingError, check
 
 REFEREE = Path(sys.executable).parent / "referee"
 # a bad value of every setting that does not take any text at all

@@ -48,4 +48,4 @@ def test_the_check_sees_what_the_web_commands_import():
     # `referee serve --help` loads the serving commands, and with them the web server
     found = imported_by("serve", "--help")
     assert found["exit"] == 0
-    assert {"gunicorn", "referee.server"} <= set(found["modules"])
+    assert {"gunicorn", "referee.serve.server"} <= set(found["modules"])

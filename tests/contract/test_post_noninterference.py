@@ -11,7 +11,7 @@ from test_noninterference import TWINS
 
 from referee.engine import game
 from referee.engine.rng import Rng
-from referee.summary import FORMATS
+from referee.posts.summary import FORMATS
 
 BASE = "https://referee.example"
 # a salted digest (a sealed order's commitment): the one residue a secret may leave in

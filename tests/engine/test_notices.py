@@ -11,7 +11,7 @@ from referee.bots import choose
 from referee.engine import game, registry
 from referee.engine.events import may_see
 from referee.engine.rng import Rng
-from referee.notices import deadlines, notices
+from referee.notify.notices import deadlines, notices
 
 T0 = 1_800_000_000
 

@@ -500,7 +500,7 @@ def test_content_explains_the_ids_views_and_commands_use():
 def public_sentences(records: list[dict], players: list[str]) -> list[str]:
     """What the spectator's "What happened" says of each event (the page's own words;
     empty for an event it does not list)."""
-    from referee.web import story
+    from referee.posts import story
 
     public = [game.redact(r, None, over=False) for r in records]
     return story.narrate(dhw, public, None, players)

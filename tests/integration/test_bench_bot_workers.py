@@ -12,8 +12,8 @@ from task_runs import holder_key, runs_key
 from test_rounds_workers import WITHIN
 from waiting import wait_until
 
-from referee import embedded
 from referee.bots.matches import Job, played
+from referee.serve import embedded
 from workers.celery_app import ANYWHERE_QUEUE, make_celery
 
 HERE = Path(__file__).resolve().parent

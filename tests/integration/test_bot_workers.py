@@ -7,8 +7,8 @@ import pytest
 from test_rounds_workers import WITHIN, log_of, wait_until_ready
 from waiting import wait_until
 
-from referee import embedded
 from referee.engine import game
+from referee.serve import embedded
 from replays.verify import verify_bytes
 
 pytestmark = pytest.mark.usefixtures("worker_env")

@@ -14,7 +14,7 @@ from standardwebhooks.webhooks import Webhook
 from test_rounds_workers import HOUR, WITHIN, log_of, wait_until_ready, wait_until_writing
 from waiting import wait_until
 
-from referee import embedded
+from referee.serve import embedded
 
 PLAYERS = ["ann", "bob", "cat", "dan"]
 

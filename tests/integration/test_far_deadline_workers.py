@@ -13,8 +13,8 @@ from task_runs import runs_key
 from test_rounds_workers import HOUR, PLAYERS, WITHIN, counted, log_of, wait_for_round
 from waiting import wait_until
 
-from referee import embedded
 from referee.app import create_app
+from referee.serve import embedded
 
 HERE = Path(__file__).resolve().parent
 VISIBILITY = 6  # seconds: the broker's visibility timeout here (a 3 s arming horizon)

@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 from waiting import wait_until
 
-from referee import embedded
 from referee.app import create_app
-from referee.health import SWEEP_KEY, broker_client, readiness, record_sweep
+from referee.ops.health import SWEEP_KEY, broker_client, readiness, record_sweep
+from referee.serve import embedded
 from referee.service import Referee
 from referee.store import open_store
 

@@ -8,7 +8,7 @@ import pytest
 from receiver import Receiver
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from referee import embedded
+from referee.serve import embedded
 
 PLAYERS = ["ann", "bob", "cat", "dan"]
 SUBSCRIBERS = 5  # the most the moderator may hold in a game

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from waiting import wait_until
 
-from referee import embedded
+from referee.serve import embedded
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = {"ability": None, "spectate": None, "bets": {}}

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import embedded
 from referee.bots import play
 from referee.cli import replay as replay_cli
+from referee.serve import embedded
 from referee.service import Referee
 from referee.store import LogicalClock, open_store
 from replays.log import dumps

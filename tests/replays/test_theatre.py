@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine import game, registry
-from referee.theatre import ALL, CHECKPOINT_EVERY, PUBLIC, Eyes, Theatre, Unplayable
+from referee.theatre.stage import ALL, CHECKPOINT_EVERY, PUBLIC, Eyes, Theatre, Unplayable
 from replays.log import read
 
 CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"

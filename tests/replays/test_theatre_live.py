@@ -14,7 +14,7 @@ from referee.engine.canonical import canonical
 from referee.engine.disputes import STAMPED
 from referee.service import Referee
 from referee.store import LogicalClock, open_store
-from referee.theatre import Eyes, Theatre
+from referee.theatre.stage import Eyes, Theatre
 from replays.log import read
 
 CORPUS = Path(__file__).resolve().parents[2] / "replays" / "corpus"

@@ -9,7 +9,7 @@ from chained import rechain
 
 from referee.bots import play
 from referee.engine.chain import GENESIS, event_hash
-from referee.recent import Recent
+from referee.runtime.recent import Recent
 from referee.service import Referee
 from referee.store import LogicalClock, open_store
 from replays import verify

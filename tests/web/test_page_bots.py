@@ -12,8 +12,8 @@ from test_pages import create, csrf, events, links, seated
 from referee import games
 from referee.engine import game, registry
 from referee.engine.events import MODERATOR
-from referee.imports import import_log
-from referee.web import story
+from referee.posts import story
+from referee.theatre.imports import import_log
 from referee.web.newgame import clock_from
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dan"]

@@ -3,7 +3,7 @@ sentence per option (from the ruleset's data file).
 
 Sentences carry what earlier events told (where each horse is, who holds how much food)
 and never more than the events given. Events every game shares (announcements, disputes,
-the seed) are left to the referee's own words (referee/web/story.py): None here.
+the seed) are left to the referee's own words (referee/posts/story.py): None here.
 """
 
 from collections.abc import Callable

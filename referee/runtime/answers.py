@@ -4,12 +4,13 @@
   escaped. What orjson does not know (a date) goes through Flask's default, and a
   value it cannot hold (an integer past 64 bits) is written by the standard library.
 - The signed-cookie session is opened only for a request that carries its cookie: the API
-  sends none, and needs no signer built for it on every request."""
+  sends none, and needs no signer built for it on every request.
+- Links in answers (summaries, posts) start where people reach the service."""
 
 from typing import Any
 
 import orjson
-from flask import Flask, Request
+from flask import Flask, Request, current_app, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 
@@ -50,3 +51,8 @@ class CookieSessions(SecureCookieSessionInterface):
 def init_app(app: Flask) -> None:
     app.json = OrjsonProvider(app)
     app.session_interface = CookieSessions()
+
+
+def public_base() -> str:
+    """Where people reach the service: PUBLIC_URL, else the address this request came to."""
+    return current_app.config.get("PUBLIC_URL") or request.url_root

@@ -30,8 +30,8 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 from urllib3.util import parse_url
 
-from .engine.errors import BadRequest
-from .settings import allow_entries
+from ..engine.errors import BadRequest
+from ..ops.settings import allow_entries
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -112,9 +112,7 @@ class _Reach:
         return address in self.named or self.allow.admits(address)
 
 
-_in_force: contextvars.ContextVar[_Reach | None] = contextvars.ContextVar(
-    "notify_guard", default=None
-)
+_in_force: contextvars.ContextVar[_Reach | None] = contextvars.ContextVar("reach", default=None)
 
 
 @contextmanager

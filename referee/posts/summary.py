@@ -8,9 +8,9 @@ who sent nothing, and how the round closed.
 import re
 from typing import Any
 
-from .engine import game
-from .engine.errors import BadRequest, NotFound
-from .engine.fork import batch_end
+from ..engine import game
+from ..engine.errors import BadRequest, NotFound
+from ..engine.fork import batch_end
 
 Summary = dict[str, Any]
 FORMATS = ("markdown", "bbcode")

@@ -15,7 +15,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse
 
-from .engine.errors import TooMany
+from ..engine.errors import TooMany
 
 # the config key of a limit -> the endpoints that share its count (POST only), so that
 # a client has one count per kind of write whichever route it takes

@@ -14,10 +14,10 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import game
-from .engine.events import MODERATOR
-from .engine.rng import heard
-from .service import Viewer, presented
+from ..engine import game
+from ..engine.events import MODERATOR
+from ..engine.rng import heard
+from ..service import Viewer, presented
 
 CHECKPOINT_EVERY = 64
 END_EVENTS = ("GameEnded", "GameAbandoned")

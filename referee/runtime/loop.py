@@ -1,6 +1,6 @@
 """Long work on the CPU beside a web process's event loop, not in it.
 
-A web process serves every connection on one gevent loop (referee/server.py): while one
+A web process serves every connection on one gevent loop (referee/serve/server.py): while one
 request verifies a big log or draws a board, nothing else in that process would move.
 Pure work of that size (it touches no store, no socket, no lock of the loop's) runs on
 a native thread of gevent's pool instead, and the interpreter passes between it and the

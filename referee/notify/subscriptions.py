@@ -7,7 +7,7 @@ append the referee works out the notices each subscription's owner is due, from 
 as that owner may see it, and records one delivery per notice, all in one transaction; a
 Celery task sends a batch of them side by side on kept connections, each at least once,
 retried with backoff for some five and a half hours. A target reaches only
-public addresses unless the operator allows others (notify_guard). Nothing here enters the
+public addresses unless the operator allows others (reach.py). Nothing here enters the
 game's log, and a failure here never blocks a command.
 """
 
@@ -28,11 +28,11 @@ import apprise
 import urllib3
 from standardwebhooks.webhooks import Webhook
 
-from . import notices, notify_guard
-from .engine import game
-from .engine.errors import BadRequest, Conflict, NotFound
-from .notify_guard import AllowList
-from .store import EventStore
+from ..engine import game
+from ..engine.errors import BadRequest, Conflict, NotFound
+from ..store import EventStore
+from . import notices, reach
+from .reach import AllowList
 
 log = logging.getLogger("referee.notify")
 # seconds to wait after each failed attempt: the 8th failure, some 5.6 hours after the
@@ -83,7 +83,7 @@ class Subscriptions:
         """A new subscription of the role's; a webhook's signing secret is shown once."""
         kind, url = body["kind"], body["url"]
         self._check_room(None, game_id, role)
-        notify_guard.check_target(kind, url, self.allow)
+        reach.check_target(kind, url, self.allow)
         allowed = notices.FOR_MODERATOR if role == "moderator" else notices.FOR_SEATS
         kinds = body.get("events") or [k for k in allowed if k not in notices.ASKED_FOR]
         unknown = [k for k in kinds if k not in allowed]
@@ -578,7 +578,7 @@ def send(
 ) -> tuple[bool, str]:
     """One attempt, reaching only public addresses and those `allow` admits: (delivered,
     what happened, for the service's log)."""
-    with notify_guard.guarded(allow or AllowList()):
+    with reach.guarded(allow or AllowList()):
         try:
             if subscription["kind"] == "webhook":
                 return _post(subscription, delivery_id, notice, now)
@@ -608,7 +608,7 @@ def _post(subscription, delivery_id, notice, now) -> tuple[bool, str]:
         "webhook-signature": signature,
     }
     try:
-        answer = notify_guard.kept_pool(connections=SENDERS, targets=TARGETS_KEPT).request(
+        answer = reach.kept_pool(connections=SENDERS, targets=TARGETS_KEPT).request(
             "POST",
             subscription["url"],
             body=body.encode("utf-8"),
@@ -643,7 +643,7 @@ def _finish(answer: urllib3.BaseHTTPResponse) -> None:
 
 
 def _apprise(url: str, notice: dict[str, Any]) -> tuple[bool, str]:
-    notify_guard.check_apprise(url)
+    reach.check_apprise(url)
     sender = apprise.Apprise()
     sender.add(url)
     lines = [notice["text"]]

@@ -6,11 +6,11 @@ from typing import Any
 from replays.log import LogLineError, parse
 from replays.verify import Report, verify_events
 
-from .engine import game
-from .engine.errors import BadRequest, RuleViolation, TooLarge
-from .engine.events import MODERATOR
-from .loop import beside_loop
-from .service import Referee, role_name
+from ..engine import game
+from ..engine.errors import BadRequest, RuleViolation, TooLarge
+from ..engine.events import MODERATOR
+from ..runtime.loop import beside_loop
+from ..service import Referee, role_name
 
 
 def import_log(

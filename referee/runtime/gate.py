@@ -1,11 +1,12 @@
 """A count per client address of what one web process holds for it, with a cap: live
-streams (live.py) and connections (server.py). Only the standard library and the
-errors: the web server's parent imports it before gevent patches its processes."""
+streams (referee/live.py) and connections (referee/serve/server.py). Only the standard
+library and the errors: the web server's parent imports it before gevent patches its
+processes."""
 
 import threading
 from collections.abc import Callable
 
-from .engine.errors import TooMany
+from ..engine.errors import TooMany
 
 
 class Gate:

@@ -24,8 +24,8 @@ from gunicorn.glogging import Logger
 from gunicorn.http.body import Body
 from gunicorn.workers.ggevent import GeventWorker
 
-from .engine.errors import TooMany, TooSlow
-from .gate import Gate
+from ..engine.errors import TooMany, TooSlow
+from ..runtime.gate import Gate
 from .supervisor import set_parent_death_signal
 
 # the common log format, with the path only: a query string can carry a token
@@ -68,7 +68,7 @@ def options(settings: Settings) -> dict[str, Any]:
     return {
         "bind": f"{settings.host}:{settings.port}",
         "workers": settings.processes,
-        "worker_class": "referee.server.Worker",
+        "worker_class": "referee.serve.server.Worker",
         "worker_connections": settings.connections,
         "timeout": settings.timeout,
         "graceful_timeout": 10,
@@ -103,7 +103,7 @@ class Server(BaseApplication):
     def load(self) -> Any:
         if self.app is not None:
             return self.app
-        from .app import create_app
+        from ..app import create_app
 
         return create_app({"REDIS_URL": os.environ.get("REDIS_URL") or None})
 
@@ -216,7 +216,7 @@ def client_key(addr: Any) -> str:
 
 
 def _close_streams() -> None:
-    from .live import close_streams  # the app imported it in this process already
+    from ..live import close_streams  # the app imported it in this process already
 
     close_streams()
 
@@ -239,7 +239,7 @@ def _make_tables(server: Any) -> None:
     for gevent when they start, and what the parent imported they inherit unpatched."""
     if server.app.app is not None:  # another app (bench/web.py's baseline)
         return
-    from .store import DEFAULT_PATH, open_store
+    from ..store import DEFAULT_PATH, open_store
 
     open_store(os.environ.get("REFEREE_DB", DEFAULT_PATH))
 

@@ -10,8 +10,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from ..store import EventStore
 from .settings import floor_bytes
-from .store import EventStore
 
 # a store other nodes may share, and what a node on it with a broker of its own is told
 SHARED = ("postgresql://", "postgres://")

@@ -4,11 +4,13 @@ public sentences, whose move it is and by when, and the board's picture.
 A post holds only what a spectator may see: the events as the public stream shows them
 and the public view. "Since" is the seq of the last event the previous post told; the
 post tells the events after it, up to the view's version (docs/pages.md, "Forum posts").
-Rendered as Markdown or BBCode by referee/summary.py, which escapes every name.
+Rendered as Markdown or BBCode by summary.py beside it, which escapes every name.
 """
 
 from types import ModuleType
 from typing import Any
+
+from . import story
 
 Post = dict[str, Any]
 LINES_AT_MOST = 100  # the newest sentences a post lists (the game's page has them all)
@@ -20,8 +22,6 @@ def compose(
     """Title and sections of the post telling the events after `since`; `view` is the
     public view at the post's end and `events` the public stream up to it (all of it:
     a ruleset's sentences carry what earlier events told, such as who leads)."""
-    from .web import story  # the pages' words; the pages import this module's users
-
     said = story.narrate(rules, events, None, view["players"])
     told = [(e, " ".join(text.split())) for e, text in zip(events, said, strict=True) if text]
     news = [text for event, text in told if event["seq"] > since]

@@ -1,4 +1,7 @@
-"""Board images for forum posts: a board's SVG drawn by resvg (a Rust renderer, as the
+"""Boards as pictures: a ruleset's drawing of a view as SVG (or a plain card where it has
+none), and as PNG for forum posts.
+
+The PNG: a board's SVG drawn by resvg (a Rust renderer, as the
 `svg2png-py` wheel: nothing to install beside it) with the machine's fonts, then reduced
 to 256 colours by Pillow, which keeps a board's flat colours and text and makes the file
 about a third of the size (forums limit attachments).
@@ -9,11 +12,28 @@ as they are (no PNG to encode and decode again), and the interpreter is free for
 threads while it draws (beside_loop's native thread then lets the web process's loop
 run)."""
 
+import html
 import io
 import re
+from types import ModuleType
+from typing import Any
 
 import svg2png_py
+from markupsafe import Markup
 from PIL import Image
+
+
+def board(rules: ModuleType, view: dict[str, Any], highlight: dict | None = None) -> Markup:
+    """The ruleset's drawing of the view (SVG), or a plain card when it has none."""
+    draw = getattr(rules, "board", None)
+    if draw is not None:
+        return Markup(draw(view, highlight=highlight))
+    title = html.escape(f"{view['ruleset']}: {view['status']}")
+    return Markup(
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 40" role="img">'
+        f'<title>{title}</title><text x="10" y="25" font-size="16">{title}</text></svg>'
+    )
+
 
 WIDEST = 900  # pixels: a forum column; wider boards are scaled down (and their files smaller)
 BACKGROUND = (255, 255, 255, 255)  # white, opaque

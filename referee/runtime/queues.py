@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .engine.errors import Busy
+from ..engine.errors import Busy
 
 BUSY = "the game is busy with other commands; nothing was written, send again"
 
