@@ -26,7 +26,7 @@ from .engine.events import MODERATOR, REFEREE
 from .engine.names import name_problem
 from .games import bot_levels
 from .live import Herald, Hub
-from .notify import notices, subscriptions
+from .notify import deliveries, notices, subscriptions
 from .notify.subscriptions import Subscriptions
 from .posts import forum, summary
 from .runtime.loop import beside_loop
@@ -425,10 +425,10 @@ class Referee:
             post = functools.partial(
                 self.post, game_id, "markdown", base=self.public_url, state=after
             )
-            batch = subscriptions.Batch(
+            batch = deliveries.Batch(
                 game_id, events, before, after, summary, post, base=self.public_url
             )
-            found = [(s, subscriptions.found_for(s, batch)) for s in subscribed]
+            found = [(s, deliveries.found_for(s, batch)) for s in subscribed]
             due = self.subscriptions.record(found, now)
             if due and self.scheduler is not None:
                 self.scheduler.deliver(due)
@@ -453,7 +453,7 @@ class Referee:
                 settled.append((one, "dropped", stale))
             else:
                 sending.append(one)
-        sent = subscriptions.send_all(sending, now, allow=self.subscriptions.allow)
+        sent = deliveries.send_all(sending, now, allow=self.subscriptions.allow)
         for one, (delivered, detail) in zip(sending, sent, strict=True):
             settled.append((one, "delivered" if delivered else "failed", detail))
         return dict.fromkeys(delivery_ids, "not_due") | self.subscriptions.settle(settled, now)

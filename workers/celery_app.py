@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from celery import Celery, Task
 from flask import Flask
 
-from referee.notify import subscriptions
+from referee.notify import deliveries
 from referee.service import NEAR_SECONDS
 
 DEFAULT_BROKER = "redis://127.0.0.1:6379/0"
@@ -98,7 +98,7 @@ class CeleryScheduler:
 
     def deliver(self, delivery_ids: list[str]) -> None:
         """Queue deliver for the publisher thread (notices due now), a task a batch."""
-        for batch in subscriptions.in_batches(delivery_ids):
+        for batch in deliveries.in_batches(delivery_ids):
             self._outbox.put(("referee.deliver", batch, None))
         self._start()
 

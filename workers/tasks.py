@@ -9,7 +9,7 @@ from referee.bots.matches import Job, played
 from referee.bots.seats import PLAYED, play_move
 from referee.disputes import dispute_log
 from referee.engine.errors import RefereeError
-from referee.notify import subscriptions
+from referee.notify import deliveries, subscriptions
 from referee.ops.health import record_sweep
 from referee.service import GRACE_SECONDS
 from replays.log import LogLineError, parse
@@ -82,7 +82,7 @@ def sweep_rounds() -> int:
     lost = referee.resend_bot_moves(now, grace=current_app.config["BOT_RESEND_SECONDS"])
     if lost:
         log.info("sweep: %d bot move(s) not made in time, sent again", len(lost))
-    for batch in subscriptions.in_batches(
+    for batch in deliveries.in_batches(
         referee.due_deliveries(now, grace=subscriptions.HANDED_GRACE)
     ):
         deliver.delay(*batch)

@@ -419,7 +419,7 @@ def test_a_command_in_a_game_nobody_subscribes_to_works_out_no_notices(
 ):
     worked = []
     monkeypatch.setattr(referee.subscriptions, "of", lambda *a: worked.append(a) or [])
-    monkeypatch.setattr("referee.notify.subscriptions.Batch", lambda *a, **k: worked.append(a))
+    monkeypatch.setattr("referee.notify.deliveries.Batch", lambda *a, **k: worked.append(a))
     game_id, auth = create(client)
     play_first(client, game_id, auth)
     assert worked == []

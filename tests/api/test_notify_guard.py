@@ -24,7 +24,8 @@ from receiver import Receiver
 from test_notifications import T0, create, deliveries, play_first, send_due, subscribe
 
 from referee.app import create_app
-from referee.notify import reach, subscriptions
+from referee.notify import deliveries as sending
+from referee.notify import reach
 from referee.notify.reach import AllowList, guarded
 
 REAL_RESOLVE = reach.resolve
@@ -520,14 +521,14 @@ class EndlessAnswer:
 def _send_to(url: str) -> tuple[bool, str]:
     subscription = {"kind": "webhook", "url": url, "secrets": json.dumps([])}
     notice = {"kind": "post", "game_id": "g", "seq": 1, "text": "t"}
-    return subscriptions.send(subscription, "d1", notice, T0, allow=AllowList.parse("127.0.0.0/8"))
+    return sending.send(subscription, "d1", notice, T0, allow=AllowList.parse("127.0.0.0/8"))
 
 
 def test_an_answer_without_end_is_read_no_further_than_its_bound(monkeypatch):
     """A target that answers 200 and then streams its body for ever cannot hold the
     sender or fill its memory: at most ANSWER_BYTES of it is read, then the connection
     is dropped, and the notice counts as delivered (the status said so)."""
-    monkeypatch.setattr(subscriptions, "ANSWER_BYTES", 256 * 1024)
+    monkeypatch.setattr(sending, "ANSWER_BYTES", 256 * 1024)
     target = EndlessAnswer(chunk=16 * 1024)
     assert _send_to(target.url) == (True, "HTTP 200")
     assert target.hung_up.wait(60)
@@ -537,7 +538,7 @@ def test_an_answer_without_end_is_read_no_further_than_its_bound(monkeypatch):
 def test_an_answer_dripping_slowly_is_dropped_when_the_send_time_is_up(monkeypatch):
     """A body sent a byte at a time, each within the socket's timeout, never ends a read:
     the send's own time bound does."""
-    monkeypatch.setattr(subscriptions, "SEND_TIMEOUT", 1)
+    monkeypatch.setattr(sending, "SEND_TIMEOUT", 1)
     target = EndlessAnswer(chunk=1, pause=0.05)
     outcome: list[tuple[bool, str]] = []
     sender = threading.Thread(target=lambda: outcome.append(_send_to(target.url)))
