@@ -17,7 +17,7 @@ PROGRAM = textwrap.dedent(
 
     import gevent
 
-    from referee.loop import beside_loop
+    from referee.runtime.loop import beside_loop
 
     ticks = [0]
 
@@ -74,7 +74,7 @@ KILLED = textwrap.dedent(
 
     import gevent
 
-    from referee.loop import beside_loop
+    from referee.runtime.loop import beside_loop
 
     started, ended = threading.Event(), []
     go_on = monkey.get_original("threading", "Event")()  # set by the loop, waited natively
@@ -117,7 +117,7 @@ PAUSES = textwrap.dedent(
     import gevent
     from gevent._hub_local import get_hub_if_exists
 
-    from referee.loop import beside_loop, pause
+    from referee.runtime.loop import beside_loop, pause
 
     ticks = [0]
 
@@ -162,7 +162,7 @@ SAYS = textwrap.dedent(
 
     import gevent
 
-    from referee.loop import beside_loop, on_loop
+    from referee.runtime.loop import beside_loop, on_loop
 
     lock = threading.Lock()  # as the logging module's: the loop's, made by gevent
     said, ident = [], monkey.get_original("threading", "get_ident")  # the OS thread's
