@@ -1,4 +1,8 @@
-"""The HTTP API: flask-smorest blueprints, one per noun, and JSON errors everywhere."""
+"""The HTTP API: flask-smorest blueprints, one per noun, and JSON errors everywhere.
+
+Only the app imports it. It stands on the theatre, the service and everything below
+them (docs/architecture.md), and never imports a page: what the pages share with it
+lives lower (canonical_json in the engine, a ruleset's description in referee.games)."""
 
 from flask import Flask, jsonify, send_from_directory
 from flask_smorest import Api

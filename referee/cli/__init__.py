@@ -1,6 +1,9 @@
 """The `referee` command: worker, bot-play; `serve` and `web` in .serving, `replay` and its
 subcommands in .replay, `dispute` in .dispute, `store copy`, `backup` and `restore` in
-.store, each imported only when it runs."""
+.store, each imported only when it runs.
+
+The top of the layers (docs/architecture.md): it may import everything, and nothing
+imports it but `python -m referee` and the corpus's scenarios."""
 
 import sys
 

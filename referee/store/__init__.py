@@ -1,6 +1,10 @@
 """The event store: one contract (contract.py), a backend per database: a SQLite file,
 the embedded default (sqlite.py), or a PostgreSQL server shared by several machines
-(postgres.py). `open_store` picks the backend from what the operator names."""
+(postgres.py). `open_store` picks the backend from what the operator names.
+
+It imports the engine, the runtime and the replays' log reading and verification, and
+nothing above it: the operator's checks, the notifications and the service stand on
+it (docs/architecture.md)."""
 
 from contextlib import AbstractContextManager
 from pathlib import Path

@@ -3,7 +3,10 @@
 Security (docs/pages.md): every cookie (the session's, the invite tokens') is HttpOnly,
 SameSite=Strict and Secure over HTTPS; a form another site sent is refused and every form
 carries a CSRF token (Flask-WTF); pages send a Content-Security-Policy without inline
-scripts, and no Referer ever leaves the site."""
+scripts, and no Referer ever leaves the site.
+
+Only the app imports it. It stands on the theatre, the service and everything below
+them (docs/architecture.md), and never imports the API."""
 
 import json
 import os
