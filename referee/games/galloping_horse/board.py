@@ -5,10 +5,10 @@ Drawn from a view alone (`GET /games/{id}`), as one `<svg>` with presentation at
 only; every text is escaped. Colours and words come from the ruleset's data file.
 """
 
-import html
 import math
 from typing import Any
 
+from .. import _svg as svg
 from .._data import load
 from .track import TRACK, first_empty_ahead
 
@@ -63,8 +63,8 @@ def board(
     names = [str(n) for n in view.get("players", [])]
     colours = content["drawing"]["colours"]
     parts = [
-        _title(f"Galloping Horse: {_whose_view(view, names)}"),
-        _tag("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill=colours["paper"]),
+        svg.title(f"Galloping Horse: {_whose_view(view, names)}"),
+        svg.element("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill=colours["paper"]),
         _header(view, names, content),
         _track(content),
         _infield(state, content),
@@ -172,19 +172,23 @@ def _track(content: dict[str, Any]) -> str:
         f"M {left} {top} h {STRAIGHT} a {BEND} {BEND} 0 0 1 0 {2 * BEND}"
         f" h {-STRAIGHT} a {BEND} {BEND} 0 0 1 0 {-2 * BEND} Z"
     )
-    band = _tag("path", d=loop, fill=colours["infield"], stroke=colours["track"], stroke_width=LANE)
+    band = svg.element(
+        "path", d=loop, fill=colours["infield"], stroke=colours["track"], stroke_width=LANE
+    )
     spaces = [_space(n, content) for n in range(content["track"]["spaces"])]
-    return _tag("g", band + _start_line(colours) + "".join(spaces), data_part="track")
+    return svg.element("g", band + _start_line(colours) + "".join(spaces), data_part="track")
 
 
 def _start_line(colours: dict[str, str]) -> str:
     x, top = CX - STRAIGHT / 2, CY - BEND
     line = {"x1": x, "y1": top - LANE / 2, "x2": x, "y2": top + LANE / 2}
-    white = _tag("line", **line, stroke="#ffffff", stroke_width=8)
-    chequer = _tag("line", **line, stroke=colours["ink"], stroke_width=8, stroke_dasharray="6 6")
+    white = svg.element("line", **line, stroke="#ffffff", stroke_width=8)
+    chequer = svg.element(
+        "line", **line, stroke=colours["ink"], stroke_width=8, stroke_dasharray="6 6"
+    )
     label = _text(x, top + LANE / 2 + 18, "Start / finish", size=12, anchor="middle")
-    tip = _title("The start/finish line: space 0 lies just past it, clockwise.")
-    return _tag("g", tip + white + chequer + label, data_part="start-finish")
+    tip = svg.title("The start/finish line: space 0 lies just past it, clockwise.")
+    return svg.element("g", tip + white + chequer + label, data_part="start-finish")
 
 
 def _space(number: int, content: dict[str, Any]) -> str:
@@ -192,10 +196,10 @@ def _space(number: int, content: dict[str, Any]) -> str:
     x, y = _space_point(number, content)
     nx, ny = _space_point(number, content, out=NUMBER_OUT)
     edge = {"stroke": colours["space_edge"], "stroke_width": 2}
-    disc = _tag("circle", cx=x, cy=y, r=SPACE_R, fill=colours["space"], **edge)
+    disc = svg.element("circle", cx=x, cy=y, r=SPACE_R, fill=colours["space"], **edge)
     label = _text(nx, ny + 5, str(number), size=14, anchor="middle", weight="bold")
-    tip = _title(f"Space {number}")
-    return _tag("g", tip + disc + label, data_space=number)
+    tip = svg.title(f"Space {number}")
+    return svg.element("g", tip + disc + label, data_space=number)
 
 
 def _infield(state: dict[str, Any], content: dict[str, Any]) -> str:
@@ -211,7 +215,7 @@ def _infield(state: dict[str, Any], content: dict[str, Any]) -> str:
         _text(x, y + 22 * i, words, size=13, weight=weight or "normal")
         for i, (words, weight) in enumerate(lines)
     ]
-    return _tag("g", "".join(texts), data_part="infield")
+    return svg.element("g", "".join(texts), data_part="infield")
 
 
 def _whereabouts(horse: str, where: dict[str, int], content: dict[str, Any]) -> str:
@@ -230,10 +234,10 @@ def _horse(horse: str, where: dict[str, int], content: dict[str, Any]) -> str:
     name = horse_name(horse, content)
     x, y = _space_point(where["space"], content)
     edge = {"stroke": content["drawing"]["colours"]["ink"], "stroke_width": 2}
-    marker = _tag("circle", cx=x, cy=y, r=HORSE_R, fill=look["fill"], **edge)
+    marker = svg.element("circle", cx=x, cy=y, r=HORSE_R, fill=look["fill"], **edge)
     label = _text(x, y + 4, name, size=11, fill=look["ink"], **BOLD_MIDDLE)
-    tip = _title(_whereabouts(horse, where, content))
-    return _tag("g", tip + marker + label, data_horse=horse, data_space=where["space"])
+    tip = svg.title(_whereabouts(horse, where, content))
+    return svg.element("g", tip + marker + label, data_horse=horse, data_space=where["space"])
 
 
 def _highlight(
@@ -251,13 +255,13 @@ def _highlight(
     x, y = _space_point(move["from"], content)
     tx, ty = _space_point(move["to"], content)
     parts = [
-        _tag("circle", cx=x, cy=y, r=SPACE_R + 6, **ring),
-        _tag("circle", cx=tx, cy=ty, r=SPACE_R + 6, stroke_dasharray="8 5", **ring),
+        svg.element("circle", cx=x, cy=y, r=SPACE_R + 6, **ring),
+        svg.element("circle", cx=tx, cy=ty, r=SPACE_R + 6, stroke_dasharray="8 5", **ring),
         _inside_label(move["to"], f"{name} lands here", content, fill=colour),
         _text(20, 64, f"Play {name}: {move_words(name, move)}", size=14, fill=colour),
     ]
-    tip = _title(f"{name} would move to space {move['to']}")
-    return _tag(
+    tip = svg.title(f"{name} would move to space {move['to']}")
+    return svg.element(
         "g", tip + "".join(parts), data_part="highlight", data_horse=horse, data_space=move["to"]
     )
 
@@ -289,11 +293,11 @@ def _seat(view: dict[str, Any], seat: int, names: list[str], content: dict[str, 
     colours = content["drawing"]["colours"]
     x, y = PANEL_X, 80 + seat * (SEAT_H + 8)
     flag, stroke, width = _seat_flag(view, seat, colours)
-    box = _tag("rect", x=x, y=y, stroke=stroke, stroke_width=width, **SEAT_BOX)
+    box = svg.element("rect", x=x, y=y, stroke=stroke, stroke_width=width, **SEAT_BOX)
     you = " (you)" if _viewer_seat(view) == seat else ""
     name = _name(names, seat)
     shown = name if len(name) <= NAME_FITS else name[: NAME_FITS - 1] + "\u2026"
-    texts = [_title(name), _text(x + 10, y + 22, shown + you, size=15, weight="bold")]
+    texts = [svg.title(name), _text(x + 10, y + 22, shown + you, size=15, weight="bold")]
     lines = _seat_lines(view, seat, content)
     texts += [_text(x + 10, y + 44 + 19 * i, words, size=12) for i, words in enumerate(lines)]
     if flag:
@@ -301,7 +305,7 @@ def _seat(view: dict[str, Any], seat: int, names: list[str], content: dict[str, 
             _text(x + PANEL_W - 10, y + SEAT_H - 12, flag, size=13, fill=stroke, **BOLD_END)
         )
     hidden = _face_down(view, seat, names, (x + PANEL_W - 32, y + 36), colours)
-    return _tag("g", box + "".join(texts) + hidden, data_seat=seat, data_flag=flag)
+    return svg.element("g", box + "".join(texts) + hidden, data_seat=seat, data_flag=flag)
 
 
 def _seat_flag(view: dict[str, Any], seat: int, colours: dict[str, str]) -> tuple[str, str, int]:
@@ -352,8 +356,8 @@ def _face_down(
     if not size or _shown_hand(view, seat) is not None:
         return ""
     x, y = at
-    tip = _title(f"{_name(names, seat)}'s hand: {size} race cards, face down")
-    card = _tag(
+    tip = svg.title(f"{_name(names, seat)}'s hand: {size} race cards, face down")
+    card = svg.element(
         "rect",
         x=x,
         y=y,
@@ -365,7 +369,7 @@ def _face_down(
         stroke_width=1,
     )
     mark = _text(x + 11, y + 20, "?", size=14, anchor="middle", weight="bold", fill="#ffffff")
-    return _tag("g", tip + card + mark, data_part="face-down-hand")
+    return svg.element("g", tip + card + mark, data_part="face-down-hand")
 
 
 def _hand(state: dict[str, Any], content: dict[str, Any]) -> str:
@@ -381,7 +385,7 @@ def _hand(state: dict[str, Any], content: dict[str, Any]) -> str:
         weight="bold",
     )
     cards = [_card(i, h, hand.get(h, 0), content) for i, h in enumerate(content["horses"])]
-    return _tag("g", heading + "".join(cards), data_part="hand")
+    return svg.element("g", heading + "".join(cards), data_part="hand")
 
 
 def _card(index: int, horse: str, count: int, content: dict[str, Any]) -> str:
@@ -390,7 +394,7 @@ def _card(index: int, horse: str, count: int, content: dict[str, Any]) -> str:
     x = 20 + index * (CARD_W + 14)
     face = {"fill": look["fill"]} if count else {"fill": "#ffffff", "stroke_dasharray": "5 4"}
     ink = look["ink"] if count else content["drawing"]["colours"]["ink"]
-    rect = _tag(
+    rect = svg.element(
         "rect",
         x=x,
         y=HAND_Y,
@@ -404,8 +408,8 @@ def _card(index: int, horse: str, count: int, content: dict[str, Any]) -> str:
     words = _text(
         x + CARD_W / 2, HAND_Y + 30, name, size=15, anchor="middle", weight="bold", fill=ink
     ) + _text(x + CARD_W / 2, HAND_Y + 52, f"\u00d7 {count}", size=14, anchor="middle", fill=ink)
-    tip = _title(f"{count} {name} race card{'' if count == 1 else 's'}")
-    return _tag("g", tip + rect + words, data_card=horse, data_count=count)
+    tip = svg.title(f"{count} {name} race card{'' if count == 1 else 's'}")
+    return svg.element("g", tip + rect + words, data_card=horse, data_count=count)
 
 
 # --- geometry and SVG writing
@@ -442,32 +446,7 @@ def _text(x: float, y: float, words: str, *, size: int, **attrs: Any) -> str:
         shape["text_anchor"] = attrs.pop("anchor")
     if "weight" in attrs:
         shape["font_weight"] = attrs.pop("weight")
-    return _tag("text", _esc(words), x=x, y=y, font_size=size, **shape, **attrs)
-
-
-def _title(words: str) -> str:
-    """A tooltip (or the drawing's title): escaped text in a <title>."""
-    return _tag("title", _esc(words))
-
-
-def _tag(name: str, body: str = "", /, **attrs: Any) -> str:
-    """One element; `font_size=` is written font-size; `body` must be escaped already."""
-    written = "".join(f' {_attr(k)}="{_esc(_number(v))}"' for k, v in attrs.items())
-    return f"<{name}{written}>{body}</{name}>" if body else f"<{name}{written}/>"
-
-
-def _attr(key: str) -> str:
-    return key.rstrip("_").replace("_", "-")
-
-
-def _number(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.1f}".removesuffix(".0")
-    return str(value)
-
-
-def _esc(words: str) -> str:
-    return html.escape(words, quote=True)
+    return svg.text(x, y, words, size, **shape, **attrs)
 
 
 def _name(names: list[str], seat: Any) -> str:

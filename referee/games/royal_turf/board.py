@@ -7,9 +7,9 @@ race ends) is drawn sealed, a dark chip with "?": nothing about it is guessed, a
 drawing never shows a commitment (it would differ with the sealed value).
 """
 
-import html
 from typing import Any
 
+from .. import _svg as svg
 from .data import RACES
 from .describe import CONTENT, destination, horse_name, ordinal, seat_name
 
@@ -44,7 +44,7 @@ def board(view: View, *, content: Content = CONTENT, highlight: dict | None = No
     bottom, lower = _lower(view, content, lanes_bottom + GAP)
     height = bottom + 16
     drawn = [
-        _rect(0, 0, WIDTH, height, "#ffffff"),
+        svg.rect(0, 0, WIDTH, height, "#ffffff"),
         _header(view, content),
         _track(state, content, lanes_bottom),
         _marks(view, content, highlight),  # under the pieces, so it hides none of them
@@ -53,7 +53,7 @@ def board(view: View, *, content: Content = CONTENT, highlight: dict | None = No
     ]
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
-        f'font-family="sans-serif"><title>{_e(_title(view))}</title>{"".join(drawn)}</svg>'
+        f'font-family="sans-serif"><title>{svg.escape(_title(view))}</title>{"".join(drawn)}</svg>'
     )
 
 
@@ -134,9 +134,9 @@ def _winners(outcome: dict[str, Any], players: list[str]) -> str:
 def _die(state: dict[str, Any], colours: Content) -> str:
     face = state["die"]
     tip = f"The die shows {face}" if face else "The die has not been rolled for this turn"
-    return _group(
+    return svg.group(
         tip,
-        _rect(DIE_X, DIE_Y, DIE_WIDTH, DIE_HEIGHT, colours["card"], stroke=colours["ink"], rx=8)
+        svg.rect(DIE_X, DIE_Y, DIE_WIDTH, DIE_HEIGHT, colours["card"], stroke=colours["ink"], rx=8)
         + _text(DIE_X + 10, DIE_Y + 18, "Die", SMALL, fill=colours["muted"])
         + _centred(
             DIE_X + DIE_WIDTH / 2, DIE_Y + 42, face or "not rolled", 18, BOLD if face else None
@@ -158,7 +158,7 @@ def _track(state: dict[str, Any], content: Content, bottom: int) -> str:
     colours, length = content["drawing"], state["track_length"]
     fills = colours["lane"]
     lanes = [
-        _rect(
+        svg.rect(
             LABEL_X - 8, LANES_TOP + i * LANE_HEIGHT, LANE_WIDTH, LANE_HEIGHT, fills[i % len(fills)]
         )
         for i in range(len(state["horses"]))
@@ -167,7 +167,7 @@ def _track(state: dict[str, Any], content: Content, bottom: int) -> str:
         "".join(lanes)
         + _numbers(state, bottom)
         + _line(START_X, LANES_TOP, START_X, bottom, colours["ink"], 2)
-        + _group(
+        + svg.group(
             f"The finish line: space {length}",
             _line(FINISH_X, PACE_ROW_Y - 12, FINISH_X, bottom, colours["ink"], 4)
             + _text(FINISH_X + 6, PACE_ROW_Y, f"Finish {length}", FONT, BOLD),
@@ -185,7 +185,7 @@ def _numbers(state: dict[str, Any], bottom: int) -> str:
         x = space_x(state, space)
         marks.append(_line(x, LANES_TOP, x, bottom, "#c5cae9", 1))
         marks.append(_centred(x, NUMBER_ROW_Y, str(space), SMALL))
-    return _group(f"Spaces 0 to {length}", "".join(marks))
+    return svg.group(f"Spaces 0 to {length}", "".join(marks))
 
 
 def _pace(state: dict[str, Any], colours: Content, bottom: int) -> str:
@@ -198,7 +198,7 @@ def _pace(state: dict[str, Any], colours: Content, bottom: int) -> str:
         tip = f"The pace chip lies on space {space}: the first horse to reach or pass it takes it"
         words = f"pace chip {space}"
         chip = _circle(x, PACE_ROW_Y - 5, 8, colours["pace"], stroke=colours["ink"])
-    return _group(
+    return svg.group(
         tip,
         _line(x, PACE_ROW_Y, x, bottom, colours["pace"], 2, dash="6 4")
         + chip
@@ -212,7 +212,7 @@ def _columns(state: dict[str, Any], content: Content) -> str:
     for index, face in enumerate(content["card_faces"]):
         x, rolled = FACE_X0 + index * FACE_STEP, face == state["die"]
         if rolled:
-            heads.append(_rect(x - 21, NUMBER_ROW_Y - 13, 42, 18, colours["highlight"], rx=4))
+            heads.append(svg.rect(x - 21, NUMBER_ROW_Y - 13, 42, 18, colours["highlight"], rx=4))
         heads.append(_centred(x, NUMBER_ROW_Y, face, SMALL, BOLD if rolled else None))
     heads.append(_text(BET_X0, NUMBER_ROW_Y, "bets (chip, player)", SMALL, fill=colours["muted"]))
     return "".join(heads)
@@ -228,7 +228,7 @@ def _lane(view: View, content: Content, index: int, horse: dict[str, Any]) -> st
     notes += ["pace chip"] if state["pace_chip"] == horse["horse"] else []
     notes += ["last"] if state["last_place"] == horse["horse"] else []
     return (
-        f'<g data-horse="{_e(horse["horse"])}" data-space="{_e(horse["space"])}">'
+        f'<g data-horse="{svg.escape(horse["horse"])}" data-space="{svg.escape(horse["space"])}">'
         + _text(LABEL_X, middle - 3, name, 15, BOLD)
         + _text(LABEL_X, middle + 13, ", ".join(notes), SMALL, fill=content["drawing"]["muted"])
         + _pill(state, content, horse, middle)
@@ -248,9 +248,9 @@ def _pill(state: dict[str, Any], content: Content, horse: dict[str, Any], middle
     # past the line a horse stands just beyond it, clear of the cards
     x = space_x(state, space) if space < state["track_length"] else FINISH_X + 6 + width / 2
     colour, ink = content["horses"][horse["horse"]], content["drawing"]["ink"]
-    return _group(
+    return svg.group(
         tip,
-        _rect(
+        svg.rect(
             x - width / 2,
             middle - PILL_HEIGHT / 2,
             width,
@@ -270,11 +270,11 @@ def _card(state: dict[str, Any], content: Content, horse: dict[str, Any], middle
         words = f"finished {ordinal(horse['finished'])}" if horse["finished"] else "no card"
         tip = f"{name}'s card is out of play" if card else f"{name} has no card yet"
         box = _card_box(top, "none", colours["muted"], stroke_dasharray="4 3")
-        return _group(tip, box + _centred(centre, middle + 5, words, FONT))
+        return svg.group(tip, box + _centred(centre, middle + 5, words, FONT))
     if not horse["face_up"]:
         box = _card_box(top, colours["card_back"], colours["ink"])
         words = _centred(centre, middle + 5, "card face down", FONT, BOLD, fill="#ffffff")
-        return _group(f"{name}'s card is face down until every horse has moved", box + words)
+        return svg.group(f"{name}'s card is face down until every horse has moved", box + words)
     values = [
         _centred(
             FACE_X0 + i * FACE_STEP,
@@ -288,11 +288,11 @@ def _card(state: dict[str, Any], content: Content, horse: dict[str, Any], middle
     number = _text(CARD_X + 8, middle + 5, f"#{card['card']}", FONT, fill=colours["muted"])
     spelled = ", ".join(f"{face} {card[face]}" for face in content["card_faces"])
     box = _card_box(top, colours["card"], colours["ink"])
-    return _group(f"{name}'s card {card['card']}: {spelled}", box + number + "".join(values))
+    return svg.group(f"{name}'s card {card['card']}: {spelled}", box + number + "".join(values))
 
 
 def _card_box(top: float, fill: str, stroke: str, **attrs: Any) -> str:
-    return _rect(CARD_X, top, CARD_WIDTH, LANE_HEIGHT - 10, fill, stroke=stroke, rx=5, **attrs)
+    return svg.rect(CARD_X, top, CARD_WIDTH, LANE_HEIGHT - 10, fill, stroke=stroke, rx=5, **attrs)
 
 
 def _bets(view: View, content: Content, horse: str, middle: float) -> str:
@@ -317,8 +317,8 @@ def _chip(players: list[str], colours: Content, bet: dict[str, Any], x: float, y
         dash = "3 2" if sealed else None  # face down: only its owner and the moderator see it
         face = _circle(x, y, CHIP_R, seat_colour, stroke=colours["ink"], width=2, dash=dash)
         face += _centred(x, y + 5, str(bet["chip"]), 14, BOLD, fill="#ffffff")
-    name = _centred(x, y + CHIP_R + 12, _short(owner, NAME_ON_CHIP), SMALL)
-    return _group(tip, face + name)
+    name = _centred(x, y + CHIP_R + 12, svg.shortened(owner, NAME_ON_CHIP), SMALL)
+    return svg.group(tip, face + name)
 
 
 # --- highlight ------------------------------------------------------------------------
@@ -331,7 +331,7 @@ def _marks(view: View, content: Content, highlight: dict | None) -> str:
         return ""
     horse, colour = highlight["horse"], content["drawing"]["highlight"]
     top = LANES_TOP + gates.index(horse) * LANE_HEIGHT
-    ring = _rect(
+    ring = svg.rect(
         LABEL_X - 6,
         top + 2,
         LANE_WIDTH - 4,
@@ -343,15 +343,15 @@ def _marks(view: View, content: Content, highlight: dict | None) -> str:
     )
     if highlight.get("type") == "place_bet":
         tip = f"Your chip {highlight.get('chip')} would go on {horse_name(horse)}"
-        return _group(tip, ring + _ghost_chip(state, colour, highlight, top))
+        return svg.group(tip, ring + _ghost_chip(state, colour, highlight, top))
     reach = destination(state, horse) if highlight.get("type") == "move_horse" else None
     if reach is None:
-        return _group(horse_name(horse), ring)
+        return svg.group(horse_name(horse), ring)
     face, steps, to = reach
     x = space_x(state, to)
     target = _circle(x, top + LANE_HEIGHT / 2, 14, "none", stroke=colour, width=3, dash="4 3")
     target += _centred(x, top + 11, f"to {to}", SMALL, BOLD)
-    return _group(f"{horse_name(horse)} would move {face} {steps} to space {to}", ring + target)
+    return svg.group(f"{horse_name(horse)} would move {face} {steps} to space {to}", ring + target)
 
 
 def _ghost_chip(state: dict[str, Any], colour: str, highlight: dict, top: float) -> str:
@@ -388,7 +388,8 @@ def _placings(state: dict[str, Any], y: int) -> str:
     last = horse_name(state["last_place"]) if state["last_place"] else "-"
     pace = horse_name(state["pace_chip"]) if state["pace_chip"] else "not taken"
     words = f"Placings: {', '.join(places)}; last: {last}; pace chip: {pace}"
-    return f'<g data-placings="{_e(",".join(placed))}">{_text(LABEL_X, y, words, 15, BOLD)}</g>'
+    shown = _text(LABEL_X, y, words, 15, BOLD)
+    return f'<g data-placings="{svg.escape(",".join(placed))}">{shown}</g>'
 
 
 def _seat_row(view: View, colours: Content, seat: int, whose: Any, y: int) -> str:
@@ -398,10 +399,10 @@ def _seat_row(view: View, colours: Content, seat: int, whose: Any, y: int) -> st
         held = f"chips left: {', '.join(map(str, chips))}" if chips else "no chips left"
     else:
         held = f"{chips} chips left (values sealed)"
-    name = _short(players[seat], NAME_IN_ROW) + (" (you)" if whose == seat else "")
+    name = svg.shortened(players[seat], NAME_IN_ROW) + (" (you)" if whose == seat else "")
     colour = colours["seats"][seat % len(colours["seats"])]
     return (
-        f'<g data-seat="{seat}"><title>{_e(players[seat])}</title>'
+        f'<g data-seat="{seat}"><title>{svg.escape(players[seat])}</title>'
         + _circle(LABEL_X + 7, y - 5, 7, colour, stroke=colours["ink"])
         + _text(LABEL_X + 22, y, name, FONT, BOLD if whose == seat else None)
         + _text(MONEY_X, y, f"money {state['money'][seat]}", FONT)
@@ -430,49 +431,24 @@ def _result_words(result: dict[str, Any], players: list[str]) -> str:
     totals = [0] * len(players)
     for line in result["lines"]:
         totals[line["seat"]] += line["amount"]
-    paid = ", ".join(
-        f"{_short(p, NAME_IN_RESULT)} {t:+d}" if t else f"{_short(p, NAME_IN_RESULT)} 0"
-        for p, t in zip(players, totals, strict=True)
-    )
+    paid = ", ".join(_paid(p, t) for p, t in zip(players, totals, strict=True))
     last = horse_name(result["last_place"])
     return f"Race {result['race']}: {places}; pace {pace}; last {last}. Paid: {paid}."
 
 
-# --- SVG pieces -----------------------------------------------------------------------
+def _paid(name: str, total: int) -> str:
+    short = svg.shortened(name, NAME_IN_RESULT)
+    return f"{short} {total:+d}" if total else f"{short} 0"
 
 
-def _e(words: Any) -> str:
-    return html.escape(str(words))
-
-
-def _n(value: Any) -> str:
-    """A number as few characters as it needs (deterministic); other values as they are."""
-    return f"{round(value, 1):g}" if isinstance(value, int | float) else str(value)
-
-
-def _short(name: str, most: int) -> str:
-    return name if len(name) <= most else name[: most - 1] + "…"
-
-
-def _tag(name: str, words: str | None = None, **attrs: Any) -> str:
-    """One SVG element; `font_size` is written font-size, a None attribute is left out."""
-    shown = " ".join(
-        f'{key.replace("_", "-")}="{_e(_n(value))}"'
-        for key, value in attrs.items()
-        if value is not None
-    )
-    return f"<{name} {shown}/>" if words is None else f"<{name} {shown}>{_e(words)}</{name}>"
+# --- the board's own pieces (the kit draws them: referee/games/_svg.py) ---------------
 
 
 def _text(
     x: float, y: float, words: str, size: int, weight: str | None = None, **attrs: Any
 ) -> str:
     attrs.setdefault("fill", "#1a1a1a")
-    return _tag("text", words, x=x, y=y, font_size=size, font_weight=weight, **attrs)
-
-
-def _rect(x: float, y: float, width: float, height: float, fill: str, **attrs: Any) -> str:
-    return _tag("rect", x=x, y=y, width=width, height=height, fill=fill, **attrs)
+    return svg.text(x, y, words, size, font_weight=weight, **attrs)
 
 
 def _centred(
@@ -484,25 +460,10 @@ def _centred(
 def _circle(
     x: float, y: float, r: float, fill: str, *, stroke: str, width: int = 1, dash: str | None = None
 ) -> str:
-    return _tag(
-        "circle",
-        cx=x,
-        cy=y,
-        r=r,
-        fill=fill,
-        stroke=stroke,
-        stroke_width=width,
-        stroke_dasharray=dash,
-    )
+    return svg.circle(x, y, r, fill, stroke=stroke, stroke_width=width, stroke_dasharray=dash)
 
 
 def _line(
     x1: float, y1: float, x2: float, y2: float, colour: str, width: int, dash: str | None = None
 ) -> str:
-    return _tag(
-        "line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=colour, stroke_width=width, stroke_dasharray=dash
-    )
-
-
-def _group(tip: str, inner: str) -> str:
-    return f"<g><title>{_e(tip)}</title>{inner}</g>"
+    return svg.line(x1, y1, x2, y2, colour, stroke_width=width, stroke_dasharray=dash)
