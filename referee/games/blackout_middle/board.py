@@ -6,9 +6,9 @@ seat's own table (chips, limit, garnets, cards, bets, what it learned) and the s
 
 Pure and deterministic; every text is escaped; presentation attributes only."""
 
-import html
 from typing import Any
 
+from .. import _svg as svg
 from .data import DATA, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
 from .describe import (
     CONTENT,
@@ -52,10 +52,10 @@ def board(view: View, *, content: dict[str, Any] = CONTENT, highlight: Any = Non
     for seat in state.get("seats_private") or []:
         y = _seat_lines(parts, seat, players, y)
     y = _outcome(parts, state, players, marked, y)
-    title = html.escape(f"Blackout Middle: {_whose(view, state, players)}, {_round_words(state)}")
+    title = svg.title(f"Blackout Middle: {_whose(view, state, players)}, {_round_words(state)}")
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {y + MARGIN}" '
-        f'font-family="sans-serif"><title>{title}</title>'
+        f'font-family="sans-serif">{title}'
         f'<rect x="0" y="0" width="{WIDTH}" height="{y + MARGIN}" fill="{INK["background"]}"/>'
         + "".join(parts)
         + "</svg>"
@@ -66,34 +66,14 @@ def board(view: View, *, content: dict[str, Any] = CONTENT, highlight: Any = Non
 
 
 def _text(x: float, y: float, words: Any, *, size: int = FONT, **attrs: Any) -> str:
-    extra = "".join(f' {k.replace("_", "-")}="{html.escape(str(v))}"' for k, v in attrs.items())
-    fill = "" if "fill" in attrs else f' fill="{INK["ink"]}"'
-    return f'<text x="{x}" y="{y}" font-size="{size}"{fill}{extra}>{html.escape(str(words))}</text>'
-
-
-def _tip(words: str) -> str:
-    return f"<title>{html.escape(words)}</title>"
-
-
-def _short(words: str) -> str:
-    return words if len(words) <= NAME_CHARS else words[: NAME_CHARS - 1] + "…"
-
-
-def _wrapped(words: str, width: int = WRAP) -> list[str]:
-    lines, line = [], ""
-    for word in words.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines
+    shown = attrs if "fill" in attrs else {"fill": INK["ink"], **attrs}
+    return svg.text(x, y, words, size, **shown)
 
 
 def _lines(parts: list[str], texts: list[str], y: int, *, x: int = MARGIN) -> int:
     """Texts one under the other (long ones wrapped); the y below them."""
     for words in texts:
-        for line in _wrapped(words):
+        for line in svg.wrapped(words, WRAP):
             y += LINE
             parts.append(_text(x, y, line))
     return y
@@ -115,7 +95,7 @@ def _token(x: int, y: int, horse: str, words: str, tip: str, content: Content, *
     dash = ' stroke-dasharray="4 3"' if how.get("unknown") else ""
     wide = how.get("wide", SPACE - 10)
     return (
-        f"<g>{_tip(tip)}"
+        f"<g>{svg.title(tip)}"
         f'<rect x="{x}" y="{y}" width="{wide}" height="{TOKEN}" rx="5" fill="{fill}" '
         f'stroke="{edge}" stroke-width="{3 if how.get("marked") else 1}"{dash}/>'
         + _text(x + 5, y + TOKEN - 6, words, size=SMALL, fill=ink, font_weight="bold")
@@ -212,7 +192,7 @@ def _track(
         )
         tip = f"Space {space}" + (": your current space" if space == current else "")
         parts.append(
-            f"<g>{_tip(tip)}"
+            f"<g>{svg.title(tip)}"
             f'<rect x="{x}" y="{y}" width="{SPACE - 4}" height="{TRACK_HEIGHT}" '
             f'fill="{fill}" stroke="{edge}" stroke-width="{thick}"/>'
             + _text(x + 4, y + 18, space, font_weight="bold")
@@ -287,7 +267,7 @@ def _public(parts: list[str], view: View, state: dict[str, Any], players: list[s
         parts.append(_text(_column(i), y, words, font_weight="bold"))
     for seat, player in enumerate(players):
         y += LINE
-        parts.append(f"<g>{_tip(player)}" + _text(_column(0), y, _short(player)) + "</g>")
+        parts.append(svg.group(player, _text(_column(0), y, svg.shortened(player, NAME_CHARS))))
         for r in range(1, LAST_ROUND + 1):
             spaces = spectating.get(str(r))
             if spaces is not None and seat < len(spaces):
@@ -306,7 +286,7 @@ def _sealed(seat: int, sealed: bool, y: int) -> str:
     if not sealed:
         return _text(x, y, "waiting", fill=INK["faint_ink"])
     return (
-        f"<g>{_tip('Orders sealed: only their commitment is public')}"
+        f"<g>{svg.title('Orders sealed: only their commitment is public')}"
         f'<circle cx="{x + 7}" cy="{y - 4}" r="7" fill="{INK["sealed"]}"/>'
         + _text(x + 4, y, "?", size=SMALL, fill="#ffffff", font_weight="bold")
         + _text(x + 20, y, "sealed")
@@ -436,7 +416,7 @@ def _outcome(
         seat = row["seat"]
         note = "Elimination Candidate" if seat == candidate else ""
         cells = [
-            _short(name(players, seat)),
+            svg.shortened(name(players, seat), NAME_CHARS),
             row["chip_points"],
             row["spectator_points"],
             row["utility_points"],
