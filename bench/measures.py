@@ -4,6 +4,7 @@ that load the machine while a bench measures beside them."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -71,8 +72,17 @@ def process_tree(root: int) -> list[list[str]]:
 @contextmanager
 def busy(count: int) -> Iterator[None]:
     """`count` processes that only spin, beside the block (a machine loaded by others),
-    each stopped after it by its own id."""
-    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+    each stopped after it by its own id, and by the kernel if this process dies first (a
+    bench stopped by a signal leaves none spinning)."""
+    from referee.serve.supervisor import set_parent_death_signal
+
+    def dies_with_parent() -> None:
+        set_parent_death_signal(signal.SIGKILL)
+
+    spinning = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=dies_with_parent)
+        for _ in range(count)
+    ]
     try:
         yield
     finally:
