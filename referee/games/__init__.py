@@ -1,8 +1,9 @@
 """The rulesets the referee serves, known by id; each is imported when first asked for.
 Which bots play each here, and the public description of each (GET /rulesets, the
 new-game page).
-Each is a package of its own that imports the engine, this folder's shared modules (those
-whose names start with `_`) and nothing of another ruleset's."""
+
+Each ruleset is a package of its own that imports the engine, this folder's shared
+modules (those whose names start with `_`) and nothing of another ruleset's."""
 
 from importlib.util import find_spec
 from types import ModuleType
