@@ -55,9 +55,10 @@ def title(words: Any) -> str:
     return f"<title>{escape(words)}</title>"
 
 
-def group(tip: Any, inner: str) -> str:
-    """Pieces drawn together under one tooltip."""
-    return f"<g>{title(tip)}{inner}</g>"
+def group(tip: Any, inner: str, **attrs: Any) -> str:
+    """Pieces drawn together under one tooltip (`class_=` and `data_*=` name what they
+    show)."""
+    return element("g", title(tip) + inner, **attrs)
 
 
 def shortened(words: str, most: int) -> str:

@@ -7,9 +7,9 @@ card would move and where they go, where a horse card would be laid, or the bett
 or player an exchange names.
 """
 
-from html import escape
 from typing import Any
 
+from .. import _svg as svg
 from . import cards
 from .data import DATA, HORSES, RANKS
 from .describe import (
@@ -57,7 +57,7 @@ def board(view: View, *, content: Content = CONTENT, highlight: Any = None) -> s
     height = y + MARGIN
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {height}"'
-        f' font-family="sans-serif"><title>{escape(f"Dark Horse: {_seen_by(view)}")}</title>'
+        f' font-family="sans-serif">{svg.title(f"Dark Horse: {_seen_by(view)}")}'
         f"{_rect(0, 0, WIDTH, height, PAPER)}{''.join(parts)}</svg>"
     )
 
@@ -98,7 +98,7 @@ def _seen_by(view: View) -> str:
 def _name(view: View, seat: int) -> str:
     players = view.get("players", [])
     name = players[seat] if 0 <= seat < len(players) else f"Seat {seat + 1}"
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
+    return svg.shortened(name, NAME_CHARS)
 
 
 # -- what the highlighted command touches ------------------------------------------------
@@ -141,41 +141,22 @@ def _text(
     bold: bool = False,
     anchor: str = "start",
 ) -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    place = f' text-anchor="{anchor}"' if anchor != "start" else ""
-    return (
-        f'<text x="{x}" y="{y}" font-size="{size}" fill="{fill}"{weight}{place}>'
-        f"{escape(words)}</text>"
-    )
-
-
-def _attrs(attrs: dict[str, Any]) -> str:
-    return "".join(f' {k.replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items())
+    weight = "bold" if bold else None
+    place = anchor if anchor != "start" else None
+    return svg.text(x, y, words, size, fill=fill, font_weight=weight, text_anchor=place)
 
 
 def _rect(x: float, y: float, w: float, h: float, fill: str, **attrs: Any) -> str:
-    return f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}"{_attrs(attrs)}/>'
+    return svg.rect(x, y, w, h, fill, **attrs)
 
 
 def _group(tip: str, parts: Parts, **attrs: Any) -> str:
     """Parts with a tooltip; `class_` and data attributes name what they show."""
-    named = {k.rstrip("_"): v for k, v in attrs.items()}
-    return f"<g{_attrs(named)}><title>{escape(tip)}</title>{''.join(parts)}</g>"
+    return svg.group(tip, "".join(parts), **attrs)
 
 
 def _outline(marked: bool, width: int = 4) -> dict[str, Any]:
     return {"stroke": MARK, "stroke_width": width} if marked else {"stroke": INK}
-
-
-def _wrap(words: str, width: int) -> list[str]:
-    """Words in lines of at most `width` characters."""
-    lines: list[str] = []
-    for word in words.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 def _small_card(
@@ -197,8 +178,7 @@ def _small_card(
 
 
 def _token(x: float, y: float, tip: str, *, marked: bool = False) -> str:
-    ring = _attrs(_outline(marked))
-    circle = f'<circle cx="{x}" cy="{y}" r="15" fill="{DARK}"{ring}/>'
+    circle = svg.circle(x, y, 15, DARK, **_outline(marked))
     return _group(tip, [circle, _text(x, y + 5, "DH", 12, fill=WHITE, anchor="middle")])
 
 
@@ -500,11 +480,11 @@ def _tile(x: float, y: float, held: dict[str, Any], marked: bool, content: Conte
         _rect(x, y, TILE_W, TILE_H, WHITE, rx=6, **_outline(marked, 5)),
         _text(x + 8, y + 17, f"Card {number}", 12, fill=NOTE),
     ]
-    titles = _wrap(card_title(action), 21)[:2]
+    titles = svg.wrapped(card_title(action), 21)[:2]
     for index, words in enumerate(titles):
         parts.append(_text(x + 8, y + 34 + index * 16, words, 13, bold=True))
     top = y + 40 + len(titles) * 16
-    lines = _wrap(card_text(action, texts=texts, short=True), 28)[: int(y + TILE_H - top) // 13]
+    lines = svg.wrapped(card_text(action, texts=texts, short=True), 28)[: int(y + TILE_H - top) // 13]
     for index, words in enumerate(lines):
         parts.append(_text(x + 8, top + index * 13, words, 11, fill=NOTE))
     tip = f"Card {number}: {card_text(action, texts=texts)}"
