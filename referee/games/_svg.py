@@ -4,6 +4,7 @@ numbers are written in as few characters as they need (one decimal at most), the
 on every machine. Pure: strings in, a string out."""
 
 import html
+from functools import lru_cache
 from typing import Any
 
 
@@ -13,10 +14,15 @@ def escape(words: Any) -> str:
 
 
 def number(value: Any) -> str:
-    """A number as few characters as it needs (`12`, `12.5`); other values as they are."""
-    return f"{round(value, 1):g}" if isinstance(value, int | float) else str(value)
+    """A number as few characters as it needs, to a tenth (`12`, `12.5`); other values as
+    they are."""
+    if type(value) is float:
+        written = f"{value:.1f}"
+        return written[:-2] if written.endswith(".0") else written
+    return str(value)
 
 
+@lru_cache(maxsize=256)
 def attribute(key: str) -> str:
     """A keyword as an attribute's name: `font_size` is font-size, `class_` class."""
     return key.rstrip("_").replace("_", "-")
@@ -25,29 +31,53 @@ def attribute(key: str) -> str:
 def element(name: str, body: str | None = None, /, **attrs: Any) -> str:
     """One element: `body` is markup already escaped, None for an element that closes
     itself; an attribute given as None is left out."""
-    written = "".join(
-        f' {attribute(key)}="{escape(number(value))}"'
-        for key, value in attrs.items()
-        if value is not None
-    )
+    written = _written(tuple(attrs.items()))
     return f"<{name}{written}/>" if body is None else f"<{name}{written}>{body}</{name}>"
 
 
+# a board writes the same styles (and, view after view, the same map) again and again
+@lru_cache(maxsize=4096, typed=True)
+def _written(attrs: tuple[tuple[str, Any], ...]) -> str:
+    return "".join(
+        f' {attribute(key)}="{escape(number(value))}"' for key, value in attrs if value is not None
+    )
+
+
+# a map's labels stand in the same places view after view
+@lru_cache(maxsize=8192, typed=True)
 def text(x: float, y: float, words: Any, size: float, **attrs: Any) -> str:
     """Words at (x, y), `size` high (font_weight=, fill=, text_anchor= as attributes)."""
-    return element("text", escape(words), x=x, y=y, font_size=size, **attrs)
+    at = f'x="{number(x)}" y="{number(y)}" font-size="{number(size)}"'
+    return f"<text {at}{_written(tuple(attrs.items()))}>{escape(words)}</text>"
 
 
 def rect(x: float, y: float, width: float, height: float, fill: str, **attrs: Any) -> str:
-    return element("rect", x=x, y=y, width=width, height=height, fill=fill, **attrs)
+    at = f'x="{number(x)}" y="{number(y)}" width="{number(width)}" height="{number(height)}"'
+    return f"<rect {at}{_written((('fill', fill), *attrs.items()))}/>"
 
 
 def circle(cx: float, cy: float, r: float, fill: str, **attrs: Any) -> str:
-    return element("circle", cx=cx, cy=cy, r=r, fill=fill, **attrs)
+    at = f'cx="{number(cx)}" cy="{number(cy)}" r="{number(r)}"'
+    return f"<circle {at}{_written((('fill', fill), *attrs.items()))}/>"
 
 
 def line(x1: float, y1: float, x2: float, y2: float, stroke: str, **attrs: Any) -> str:
-    return element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, **attrs)
+    at = f'x1="{number(x1)}" y1="{number(y1)}" x2="{number(x2)}" y2="{number(y2)}"'
+    return f"<line {at}{_written((('stroke', stroke), *attrs.items()))}/>"
+
+
+def polygon(points: str, fill: str, **attrs: Any) -> str:
+    """A closed outline through `points` ("x,y x,y ...")."""
+    return element("polygon", points=points, fill=fill, **attrs)
+
+
+def path(d: str, **attrs: Any) -> str:
+    return element("path", d=d, **attrs)
+
+
+def titled(name: str, tip: Any, **attrs: Any) -> str:
+    """One element with a tooltip of its own (a rail, a card, a token)."""
+    return element(name, title(tip), **attrs)
 
 
 def title(words: Any) -> str:

@@ -484,7 +484,8 @@ def _tile(x: float, y: float, held: dict[str, Any], marked: bool, content: Conte
     for index, words in enumerate(titles):
         parts.append(_text(x + 8, y + 34 + index * 16, words, 13, bold=True))
     top = y + 40 + len(titles) * 16
-    lines = svg.wrapped(card_text(action, texts=texts, short=True), 28)[: int(y + TILE_H - top) // 13]
+    room = int(y + TILE_H - top) // 13
+    lines = svg.wrapped(card_text(action, texts=texts, short=True), 28)[:room]
     for index, words in enumerate(lines):
         parts.append(_text(x + 8, top + index * 13, words, 11, fill=NOTE))
     tip = f"Card {number}: {card_text(action, texts=texts)}"

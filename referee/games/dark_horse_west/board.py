@@ -9,9 +9,9 @@ hex); the action space, Produce Resources icon or Dealer a placement uses; the c
 plays or keeps. The header says it in words (describe.label).
 """
 
-from html import escape
 from typing import Any
 
+from .. import _svg as svg
 from .board_actions import action_board
 from .board_content import CONTENT, DRAWING
 from .board_geometry import HexLayout, fitted
@@ -32,7 +32,6 @@ from .board_table import (
     outcome_lines,
     seat_panels,
     table_lines,
-    wrapped,
 )
 from .data import gun_actions
 from .describe import label, name_of, step_words
@@ -75,8 +74,8 @@ def board(
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH:g} {y:.0f}" '
         f'font-family="DejaVu Sans, Verdana, sans-serif">'
-        f"<title>{escape(title)}</title>"
-        f'<rect width="{WIDTH:g}" height="{y:.0f}" fill="{DRAWING["paper"]}"/>'
+        + svg.title(title)
+        + svg.element("rect", width=WIDTH, height=round(y), fill=DRAWING["paper"])
         + "".join(parts)
         + "</svg>"
     )
@@ -152,7 +151,7 @@ def _header(
         said = "Shown: " + label(highlight, view)
         if marks.get("joins"):
             said += f" (would connect {marks['joins']})"
-        rows = wrapped(said, 130)
+        rows = svg.wrapped(said, 130)
         parts += lines_at(10, y + 8, rows, 13, fill=HIGHLIGHT, font_weight="bold")
         y += 17 * len(rows)
     return parts, y + 8
@@ -164,10 +163,7 @@ def _key(view: dict[str, Any], top: float) -> list[str]:
     parts = [text(SIDE_X, top + 14, "Players", 14, text_anchor="start", font_weight="bold")]
     for seat, name in enumerate(players):
         y = top + 26 + seat * 34
-        parts.append(
-            f'<rect x="{SIDE_X:.1f}" y="{y:.1f}" width="22" height="22" rx="4" '
-            f'fill="{seat_colour(seat)}" stroke="{INK}"/>'
-        )
+        parts.append(svg.rect(SIDE_X, y, 22, 22, seat_colour(seat), rx=4, stroke=INK))
         parts.append(
             text(SIDE_X + 11, y + 16, str(seat + 1), 13, fill="#ffffff", font_weight="bold")
         )
@@ -209,7 +205,7 @@ def _outcome(
 def _table(
     view: dict[str, Any], content: dict[str, Any], marks: dict[str, Any], y: float, viewer: Any
 ) -> tuple[list[str], float]:
-    rows = [row for line in table_lines(view, content) for row in wrapped(line, 140)]
+    rows = [row for line in table_lines(view, content) for row in svg.wrapped(line, 140)]
     return lines_at(10, y + 12, rows, 12), 16 * len(rows)
 
 

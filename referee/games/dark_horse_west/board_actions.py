@@ -4,8 +4,10 @@ Marker, Gunslinger pawns and Ghost dice."""
 
 from typing import Any
 
+from .. import _svg as svg
 from .board_content import DRAWING, WORDS
-from .board_map import HIGHLIGHT, INK, group, seat_colour, text, titled
+from .board_geometry import xy
+from .board_map import INK, group, outline, seat_colour, text
 from .data import BOARD, PRODUCE_SLOTS, RESOURCES, card_type, gun_actions
 from .describe import name_of
 
@@ -32,7 +34,7 @@ def need_words(need: dict[str, Any]) -> str:
 
 def short(name: str, chars: int = NAME_CHARS) -> str:
     """A name cut to fit a chip."""
-    return name if len(name) <= chars else name[: chars - 1] + "…"
+    return svg.shortened(name, chars)
 
 
 def action_board(
@@ -74,11 +76,9 @@ def _space(
     number = f"{data['number']} · " if data["number"] else ""
     fill = DRAWING["action_fill"][data["kind"]]
     marked = (action, None, None) in marks.get("spots", [])
-    stroke = f'stroke="{HIGHLIGHT}" stroke-width="4"' if marked else f'stroke="{INK}"'
     title = f"{data['name']}: {data['place']}; {data['collect']}"
     parts = [
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" '
-        f'fill="{fill}" {stroke}/>',
+        svg.rect(x, y, w, h, fill, rx=6, **outline(marked)),
         text(x + 8, y + 17, f"{number}{data['name']}", 13, text_anchor="start", font_weight="bold"),
     ]
     need, kind = _need_lines(data, state)
@@ -111,10 +111,8 @@ def _chips(view: dict[str, Any], action: str, x: float, y: float) -> list[str]:
     standing = [s for s, at in enumerate(pawns) if action in gun_actions(at)]
     for n, seat in enumerate(standing):
         row = y + (len(rows) + n) * CHIP_H
-        parts.append(
-            f'<polygon points="{x + 1:.1f},{row + 15:.1f} {x + 8:.1f},{row + 2:.1f} '
-            f'{x + 15:.1f},{row + 15:.1f}" fill="{seat_colour(seat)}" stroke="{INK}"/>'
-        )
+        pawn = [(x + 1, row + 15), (x + 8, row + 2), (x + 15, row + 15)]
+        parts.append(svg.polygon(" ".join(map(xy, pawn)), seat_colour(seat), stroke=INK))
         words = f"{short(name_of(players, seat))}'s Gunslinger pawn"
         parts.append(text(x + 20, row + 13, words, 11, text_anchor="start"))
     return parts
@@ -136,16 +134,10 @@ def _chip(
     parts = []
     step = state.get("step") or {}
     if step.get("kind") == "collect" and step.get("placement") == index:
-        parts.append(
-            f'<rect x="{x - 3:.1f}" y="{y - 1:.1f}" width="{width:.1f}" '
-            f'height="{CHIP_H:.1f}" fill="#ffffff" stroke="{INK}" stroke-width="2"/>'
-        )
+        parts.append(svg.rect(x - 3, y - 1, width, CHIP_H, "#ffffff", stroke=INK, stroke_width=2))
     for n, face in enumerate(faces):
         left = x + n * (DIE + 2)
-        parts.append(
-            f'<rect x="{left:.1f}" y="{y + 1:.1f}" width="{DIE:.1f}" height="{DIE:.1f}" '
-            f'rx="3" fill="{seat_colour(seat)}" stroke="{INK}"/>'
-        )
+        parts.append(svg.rect(left, y + 1, DIE, DIE, seat_colour(seat), rx=3, stroke=INK))
         parts.append(
             text(left + DIE / 2, y + 13, str(face), 11, fill="#ffffff", font_weight="bold")
         )
@@ -201,10 +193,7 @@ def _slot(
     state = view["state"]
     x, y = at
     marked = ("produce", row, slot) in marks.get("spots", [])
-    stroke = f'stroke="{HIGHLIGHT}" stroke-width="4"' if marked else 'stroke="#8a7a5e"'
-    parts = [
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="86" height="28" rx="4" fill="#f7f1e1" {stroke}/>'
-    ]
+    parts = [svg.rect(x, y, 86, 28, "#f7f1e1", rx=4, **outline(marked, "#8a7a5e"))]
     parts.append(text(x + 43, y + 10, WORDS["produce_slots"][slot], 9.5, fill="#6b604f"))
     taken = [
         (i, p)
@@ -236,13 +225,9 @@ def _event_marker(
         left, top, width = x + 3, y + h - 20 - n * 20, w - 6
         if action == "produce":
             left, top, width = x + w - 172, y + 4 + n * 20, 168
-        parts.append(
-            titled(
-                f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="17" rx="3" '
-                f'fill="{DRAWING["event"]}"/>',
-                f"Event {data['name']}: {data['text']}",
-            )
-        )
+        band = {"x": left, "y": top, "width": width, "height": 17, "rx": 3}
+        tip = f"Event {data['name']}: {data['text']}"
+        parts.append(svg.titled("rect", tip, **band, fill=DRAWING["event"]))
         words = f"Event: {data['name']}"
         parts.append(
             text(left + width / 2, top + 13, words, 11, fill="#ffffff", font_weight="bold")

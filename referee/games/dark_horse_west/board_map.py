@@ -2,10 +2,9 @@
 may see it, cities and towns in their owners' colours (numbered, named in a <title>),
 rails on hex sides, and what a highlighted command would touch."""
 
-from functools import lru_cache
-from html import escape
 from typing import Any
 
+from .. import _svg as svg
 from . import rails as rail_rules
 from .board_content import DRAWING
 from .board_geometry import HexLayout, xy
@@ -17,6 +16,7 @@ FILL: dict[str, str] = DRAWING["hex_fill"]
 RUGGED, SAFE, OUT = DRAWING["rugged"], DRAWING["safe"], DRAWING["out_of_bounds"]
 HIGHLIGHT, RAIL = DRAWING["highlight"], DRAWING["rail"]
 FONT = 11  # the smallest text on the map
+PIECE = {"stroke": INK, "stroke_width": 1.5}  # a city's or a town's outline
 
 
 def seat_colour(seat: int | None) -> str:
@@ -40,28 +40,20 @@ def board_of(state: dict[str, Any]) -> Board:
 
 
 def text(x: float, y: float, body: str, size: float = FONT, **attrs: Any) -> str:
-    """A text element, centred unless told otherwise; `body` is escaped here."""
+    """A text element, centred unless told otherwise."""
     attrs.setdefault("text_anchor", "middle")
     attrs.setdefault("fill", INK)
-    extra = _attributes(tuple(attrs.items()))
-    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}"{extra}>{escape(body)}</text>'
+    return svg.text(x, y, body, size, **attrs)
 
 
-# the few styles of the board's texts, each written out once
-@lru_cache(maxsize=256)
-def _attributes(attrs: tuple[tuple[str, Any], ...]) -> str:
-    return "".join(f' {k.replace("_", "-")}="{escape(str(v))}"' for k, v in attrs)
-
-
-def titled(shape: str, title: str) -> str:
-    """A shape with a tooltip: `shape` is an element written `<tag .../>`."""
-    tag = shape[1 : shape.index(" ")]
-    return f"{shape[:-2]}><title>{escape(title)}</title></{tag}>"
+def outline(marked: bool, plain: str = INK) -> dict[str, Any]:
+    """The stroke of a box: thick in the highlight's colour where a command touches it."""
+    return {"stroke": HIGHLIGHT, "stroke_width": 4} if marked else {"stroke": plain}
 
 
 def group(title: str, parts: list[str]) -> list[str]:
     """Parts drawn as one <g> whose <title> names them (a tooltip, and a handle for tests)."""
-    return [f"<g><title>{escape(title)}</title>", *parts, "</g>"]
+    return [svg.group(title, "".join(parts))]
 
 
 def territory(view: dict[str, Any], layout: HexLayout, marks: dict[str, Any]) -> list[str]:
@@ -92,23 +84,16 @@ def _hex(
     s = layout.size / 50
     spot = f" {cell['spot']}" if cell["spot"] else ""
     parts = [
-        f'<polygon points="{layout.points(h)}" fill="{_fill(cell, tile)}" stroke="#8a7a5e"/>',
+        svg.polygon(layout.points(h), _fill(cell, tile), stroke="#8a7a5e"),
         text(x, y - 29 * s, f"{key}{spot}", FONT, fill=FAINT),
     ]
     if cell["kind"] == "resource":
-        parts.append(
-            f'<polygon points="{layout.points(h, 0.84)}" fill="none" stroke="{INK}" '
-            'stroke-width="1" stroke-dasharray="4 3"/>'
-        )
+        dashed = {"stroke": INK, "stroke_width": 1, "stroke_dasharray": "4 3"}
+        parts.append(svg.polygon(layout.points(h, 0.84), "none", **dashed))
     if cell["rugged"] or (tile and tile["rugged"]):
-        parts.append(
-            f'<polygon points="{layout.points(h, 0.93)}" fill="none" stroke="{RUGGED}" '
-            'stroke-width="3.5"/>'
-        )
+        parts.append(svg.polygon(layout.points(h, 0.93), "none", stroke=RUGGED, stroke_width=3.5))
     if _out_of_bounds(cell, state):
-        parts.append(
-            f'<polygon points="{layout.points(h)}" fill="{OUT}" fill-opacity="0.28" stroke="none"/>'
-        )
+        parts.append(svg.polygon(layout.points(h), OUT, fill_opacity=0.28, stroke="none"))
     return group(_hex_title(key, cell, tile), parts + _hex_words(key, cell, tile, state, (x, y, s)))
 
 
@@ -208,21 +193,17 @@ def _safe_zone(board: Board, name: str, layout: HexLayout) -> str:
                 path.append(f"M{xy(a)}L{xy(b)}")
     if not path:
         return ""
-    return (
-        f'<path d="{"".join(path)}" fill="none" stroke="{SAFE}" stroke-width="4.5" '
-        'stroke-linecap="round"/>'
-    )
+    border = {"stroke": SAFE, "stroke_width": 4.5, "stroke_linecap": "round"}
+    return svg.path("".join(path), fill="none", **border)
 
 
 def _rail(edge: str, layout: HexLayout) -> list[str]:
     (x1, y1), (x2, y2) = layout.edge(edge)
-    line = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
+    ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+    rail = {"stroke": RAIL, "stroke_width": 7, "stroke_linecap": "round"}
     return [
-        titled(
-            f'<line {line} stroke="{RAIL}" stroke-width="7" stroke-linecap="round"/>',
-            f"Rail {edge_words(edge)}",
-        ),
-        f'<line {line} stroke="#f4e3c1" stroke-width="1.5" stroke-dasharray="2 4"/>',
+        svg.titled("line", f"Rail {edge_words(edge)}", **ends, **rail),
+        svg.line(x1, y1, x2, y2, "#f4e3c1", stroke_width=1.5, stroke_dasharray="2 4"),
     ]
 
 
@@ -250,12 +231,9 @@ def city(at: tuple[float, float], seat: int, title: str, s: float = 1.0) -> list
     w, h = 17 * s, 14 * s
     outline = [(x - w, y + h), (x - w, y - 2 * s), (x, y - h - 4 * s), (x + w, y - 2 * s)]
     outline.append((x + w, y + h))
-    shape = (
-        f'<polygon points="{" ".join(xy(p) for p in outline)}" fill="{seat_colour(seat)}" '
-        f'stroke="{INK}" stroke-width="1.5"/>'
-    )
+    points = " ".join(xy(p) for p in outline)
     return [
-        titled(shape, title),
+        svg.titled("polygon", title, points=points, fill=seat_colour(seat), **PIECE),
         text(x, y + 7 * s, str(seat + 1), 14, fill="#ffffff", font_weight="bold"),
     ]
 
@@ -263,12 +241,8 @@ def city(at: tuple[float, float], seat: int, title: str, s: float = 1.0) -> list
 def town(at: tuple[float, float], seat: int, title: str, s: float = 1.0) -> list[str]:
     """A town token: a disc in the owner's colour with the owner's number."""
     x, y = at
-    shape = (
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{12 * s:.1f}" fill="{seat_colour(seat)}" '
-        f'stroke="{INK}" stroke-width="1.5"/>'
-    )
     return [
-        titled(shape, title),
+        svg.titled("circle", title, cx=x, cy=y, r=12 * s, fill=seat_colour(seat), **PIECE),
         text(x, y + 5 * s, str(seat + 1), 13, fill="#ffffff", font_weight="bold"),
     ]
 
@@ -302,25 +276,18 @@ def _marks(marks: dict[str, Any], board: Board, layout: HexLayout) -> list[str]:
         h = parse_hex(key)
         if board.on_map(h):
             parts.append(
-                f'<polygon points="{layout.points(h, 0.9)}" fill="none" stroke="{HIGHLIGHT}" '
-                'stroke-width="5"/>'
+                svg.polygon(layout.points(h, 0.9), "none", stroke=HIGHLIGHT, stroke_width=5)
             )
     for key in marks.get("pieces", []):
         x, y = layout.centre(parse_hex(key))
-        parts.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{layout.size * 0.55:.1f}" fill="none" '
-            f'stroke="{HIGHLIGHT}" stroke-width="3" stroke-dasharray="5 3"/>'
-        )
+        ring = {"stroke": HIGHLIGHT, "stroke_width": 3, "stroke_dasharray": "5 3"}
+        parts.append(svg.circle(x, y, layout.size * 0.55, "none", **ring))
     edge = marks.get("edge")
     if edge:
         (x1, y1), (x2, y2) = layout.edge(edge)
-        parts.append(
-            titled(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                f'stroke="{HIGHLIGHT}" stroke-width="10" stroke-linecap="round"/>',
-                f"New rail {edge_words(edge)}",
-            )
-        )
+        ends = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+        new = {"stroke": HIGHLIGHT, "stroke_width": 10, "stroke_linecap": "round"}
+        parts.append(svg.titled("line", f"New rail {edge_words(edge)}", **ends, **new))
         middle = ((x1 + x2) / 2, (y1 + y2) / 2 - 8)
         parts.append(text(*middle, "new rail", 12, fill=HIGHLIGHT, font_weight="bold"))
     return parts

@@ -4,8 +4,9 @@ hand, the cards it draws); the outcome once the game is scored."""
 
 from typing import Any
 
+from .. import _svg as svg
 from .board_actions import short
-from .board_map import HIGHLIGHT, INK, group, seat_colour, seat_colour_name, text, titled
+from .board_map import group, outline, seat_colour, seat_colour_name, text
 from .data import card_type, gun_actions
 from .describe import (
     ORDINALS,
@@ -19,17 +20,6 @@ PANEL_W, LINE = 242.0, 16.0
 CARD_W, CARD_H, CARD_CHARS = 190.0, 140.0, 31
 ICON_WORDS = {"sheriff_immune": "sheriff-immune", "jail_1": "jail 1", "jail_2": "jail 2+"}
 TOKEN_WORDS = {"wild": "Wild Die", "engineer": "Engineer", "loan": "Loan", "stock": "Stock"}
-
-
-def wrapped(words: str, chars: int) -> list[str]:
-    """Words broken into lines of at most about `chars` characters."""
-    lines: list[str] = []
-    for word in words.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= chars:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 def lines_at(x: float, y: float, rows: list[str], size: float = 12, **attrs: Any) -> list[str]:
@@ -63,13 +53,10 @@ def _panel(
     x, top, height = at
     name = name_of(view["players"], seat)
     asked = seat in (view.get("to_move") or [])
-    stroke = f'stroke="{HIGHLIGHT}" stroke-width="4"' if asked else f'stroke="{INK}"'
     head = f"{seat + 1} · {short(name, 16)} ({seat_colour_name(seat)})"
     parts = [
-        f'<rect x="{x:.1f}" y="{top:.1f}" width="{PANEL_W:.1f}" height="{height:.1f}" rx="6" '
-        f'fill="#fbf6ea" {stroke}/>',
-        f'<rect x="{x:.1f}" y="{top:.1f}" width="{PANEL_W:.1f}" height="26" rx="6" '
-        f'fill="{seat_colour(seat)}"/>',
+        svg.rect(x, top, PANEL_W, height, "#fbf6ea", rx=6, **outline(asked)),
+        svg.rect(x, top, PANEL_W, 26, seat_colour(seat), rx=6),
         text(
             x + 8,
             top + 18,
@@ -246,18 +233,18 @@ def _card(
     data = content["cards"][card_type(card)]
     x, y = at
     fill = "#f6dede" if data["kind"] == "event" else "#fffaf0"
-    stroke = f'stroke="{HIGHLIGHT}" stroke-width="4"' if marked else f'stroke="{INK}"'
     kind = "Event" if data["kind"] == "event" else "Action card"
     if data["kind"] == "event":
         kind += ", permanent" if data.get("permanent") else ", temporary"
     icons = [ICON_WORDS.get(i, i) for i in data.get("icons", [])]
-    heads = [kind, *wrapped("icons: " + ", ".join(icons), CARD_CHARS)] if icons else [kind]
-    body = wrapped(data["text"], CARD_CHARS)[: 7 - len(heads)]
+    heads = [kind, *svg.wrapped("icons: " + ", ".join(icons), CARD_CHARS)] if icons else [kind]
+    body = svg.wrapped(data["text"], CARD_CHARS)[: 7 - len(heads)]
     parts = [
-        titled(
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W:.1f}" height="{CARD_H:.1f}" rx="6" '
-            f'fill="{fill}" {stroke}/>',
+        svg.titled(
+            "rect",
             f"{data['name']} ({card}): {data['text']}",
+            **{"x": x, "y": y, "width": CARD_W, "height": CARD_H, "rx": 6, "fill": fill},
+            **outline(marked),
         ),
         text(x + 8, y + 17, card_name(card, among), 12, text_anchor="start", font_weight="bold"),
         *lines_at(x + 8, y + 33, heads, 11, fill="#6b604f"),
