@@ -5,7 +5,18 @@ on every machine. Pure: strings in, a string out."""
 
 import html
 from functools import lru_cache
+from itertools import chain
 from typing import Any
+
+
+def drawing(width: float, height: float, body: str, font: str = "sans-serif") -> str:
+    """A whole board: an image `width` by `height` (a viewBox, no size of its own, so a
+    page scales it), its texts in `font` unless they say otherwise."""
+    box = f"0 0 {number(width)} {number(height)}"
+    return element("svg", body, xmlns=SVG, role="img", viewBox=box, font_family=font)
+
+
+SVG = "http://www.w3.org/2000/svg"
 
 
 def escape(words: Any) -> str:
@@ -31,15 +42,18 @@ def attribute(key: str) -> str:
 def element(name: str, body: str | None = None, /, **attrs: Any) -> str:
     """One element: `body` is markup already escaped, None for an element that closes
     itself; an attribute given as None is left out."""
-    written = _written(tuple(attrs.items()))
+    written = _written(*chain.from_iterable(attrs.items()))
     return f"<{name}{written}/>" if body is None else f"<{name}{written}>{body}</{name}>"
 
 
-# a board writes the same styles (and, view after view, the same map) again and again
+# a board writes the same styles (and, view after view, the same map) again and again;
+# keys and values come flat, so that the cache tells 1 from True
 @lru_cache(maxsize=4096, typed=True)
-def _written(attrs: tuple[tuple[str, Any], ...]) -> str:
+def _written(*flat: Any) -> str:
+    """Attributes given as key, value, key, value..."""
+    pairs = zip(flat[::2], flat[1::2], strict=True)
     return "".join(
-        f' {attribute(key)}="{escape(number(value))}"' for key, value in attrs if value is not None
+        f' {attribute(key)}="{escape(number(value))}"' for key, value in pairs if value is not None
     )
 
 
@@ -48,22 +62,22 @@ def _written(attrs: tuple[tuple[str, Any], ...]) -> str:
 def text(x: float, y: float, words: Any, size: float, **attrs: Any) -> str:
     """Words at (x, y), `size` high (font_weight=, fill=, text_anchor= as attributes)."""
     at = f'x="{number(x)}" y="{number(y)}" font-size="{number(size)}"'
-    return f"<text {at}{_written(tuple(attrs.items()))}>{escape(words)}</text>"
+    return f"<text {at}{_written(*chain.from_iterable(attrs.items()))}>{escape(words)}</text>"
 
 
 def rect(x: float, y: float, width: float, height: float, fill: str, **attrs: Any) -> str:
     at = f'x="{number(x)}" y="{number(y)}" width="{number(width)}" height="{number(height)}"'
-    return f"<rect {at}{_written((('fill', fill), *attrs.items()))}/>"
+    return f"<rect {at}{_written('fill', fill, *chain.from_iterable(attrs.items()))}/>"
 
 
 def circle(cx: float, cy: float, r: float, fill: str, **attrs: Any) -> str:
     at = f'cx="{number(cx)}" cy="{number(cy)}" r="{number(r)}"'
-    return f"<circle {at}{_written((('fill', fill), *attrs.items()))}/>"
+    return f"<circle {at}{_written('fill', fill, *chain.from_iterable(attrs.items()))}/>"
 
 
 def line(x1: float, y1: float, x2: float, y2: float, stroke: str, **attrs: Any) -> str:
     at = f'x1="{number(x1)}" y1="{number(y1)}" x2="{number(x2)}" y2="{number(y2)}"'
-    return f"<line {at}{_written((('stroke', stroke), *attrs.items()))}/>"
+    return f"<line {at}{_written('stroke', stroke, *chain.from_iterable(attrs.items()))}/>"
 
 
 def polygon(points: str, fill: str, **attrs: Any) -> str:

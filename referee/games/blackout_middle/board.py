@@ -53,13 +53,8 @@ def board(view: View, *, content: dict[str, Any] = CONTENT, highlight: Any = Non
         y = _seat_lines(parts, seat, players, y)
     y = _outcome(parts, state, players, marked, y)
     title = svg.title(f"Blackout Middle: {_whose(view, state, players)}, {_round_words(state)}")
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {y + MARGIN}" '
-        f'font-family="sans-serif">{title}'
-        f'<rect x="0" y="0" width="{WIDTH}" height="{y + MARGIN}" fill="{INK["background"]}"/>'
-        + "".join(parts)
-        + "</svg>"
-    )
+    background = svg.rect(0, 0, WIDTH, y + MARGIN, INK["background"])
+    return svg.drawing(WIDTH, y + MARGIN, title + background + "".join(parts))
 
 
 # --- pieces ----------------------------------------------------------------------
@@ -92,14 +87,16 @@ def _token(x: int, y: int, horse: str, words: str, tip: str, content: Content, *
     if how.get("unknown"):
         fill, ink = INK["unknown"], INK["ink"]
     edge = INK["highlight"] if how.get("marked") else INK["ink"]
-    dash = ' stroke-dasharray="4 3"' if how.get("unknown") else ""
+    outline = {
+        "stroke": edge,
+        "stroke_width": 3 if how.get("marked") else 1,
+        "stroke_dasharray": "4 3" if how.get("unknown") else None,
+    }
     wide = how.get("wide", SPACE - 10)
-    return (
-        f"<g>{svg.title(tip)}"
-        f'<rect x="{x}" y="{y}" width="{wide}" height="{TOKEN}" rx="5" fill="{fill}" '
-        f'stroke="{edge}" stroke-width="{3 if how.get("marked") else 1}"{dash}/>'
-        + _text(x + 5, y + TOKEN - 6, words, size=SMALL, fill=ink, font_weight="bold")
-        + "</g>"
+    return svg.group(
+        tip,
+        svg.rect(x, y, wide, TOKEN, fill, rx=5, **outline)
+        + _text(x + 5, y + TOKEN - 6, words, size=SMALL, fill=ink, font_weight="bold"),
     )
 
 
@@ -191,13 +188,8 @@ def _track(
             (INK["highlight"], 3) if space == marked.get("space") else (INK["space_edge"], 1)
         )
         tip = f"Space {space}" + (": your current space" if space == current else "")
-        parts.append(
-            f"<g>{svg.title(tip)}"
-            f'<rect x="{x}" y="{y}" width="{SPACE - 4}" height="{TRACK_HEIGHT}" '
-            f'fill="{fill}" stroke="{edge}" stroke-width="{thick}"/>'
-            + _text(x + 4, y + 18, space, font_weight="bold")
-            + "</g>"
-        )
+        box = svg.rect(x, y, SPACE - 4, TRACK_HEIGHT, fill, stroke=edge, stroke_width=thick)
+        parts.append(svg.group(tip, box + _text(x + 4, y + 18, space, font_weight="bold")))
     on_space, unknown = _where(state)
     for space, horses in sorted(on_space.items()):
         x = MARGIN + (space - START_SPACE) * SPACE + 3
@@ -220,8 +212,7 @@ def _track(
 def _finish_area(parts: list[str], state: dict[str, Any], content: Content, y: int) -> None:
     wide = WIDTH - MARGIN - FINISH_X
     parts.append(
-        f'<rect x="{FINISH_X}" y="{y}" width="{wide}" height="{TRACK_HEIGHT}" '
-        f'fill="{INK["finish"]}" stroke="{INK["space_edge"]}"/>'
+        svg.rect(FINISH_X, y, wide, TRACK_HEIGHT, INK["finish"], stroke=INK["space_edge"])
         + _text(FINISH_X + 6, y + 18, "Finished", font_weight="bold")
     )
     for i, done in enumerate(sorted(state.get("finished") or [], key=lambda f: f["placement"])):
@@ -285,12 +276,11 @@ def _sealed(seat: int, sealed: bool, y: int) -> str:
     x = _column(LAST_ROUND + 1)
     if not sealed:
         return _text(x, y, "waiting", fill=INK["faint_ink"])
-    return (
-        f"<g>{svg.title('Orders sealed: only their commitment is public')}"
-        f'<circle cx="{x + 7}" cy="{y - 4}" r="7" fill="{INK["sealed"]}"/>'
+    return svg.group(
+        "Orders sealed: only their commitment is public",
+        svg.circle(x + 7, y - 4, 7, INK["sealed"])
         + _text(x + 4, y, "?", size=SMALL, fill="#ffffff", font_weight="bold")
-        + _text(x + 20, y, "sealed")
-        + "</g>"
+        + _text(x + 20, y, "sealed"),
     )
 
 

@@ -55,11 +55,8 @@ def board(view: View, *, content: Content = CONTENT, highlight: Any = None) -> s
         drawn, y = section(view, y, marks, content)
         parts += drawn
     height = y + MARGIN
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {height}"'
-        f' font-family="sans-serif">{svg.title(f"Dark Horse: {_seen_by(view)}")}'
-        f"{_rect(0, 0, WIDTH, height, PAPER)}{''.join(parts)}</svg>"
-    )
+    title = svg.title(f"Dark Horse: {_seen_by(view)}")
+    return svg.drawing(WIDTH, height, title + _rect(0, 0, WIDTH, height, PAPER) + "".join(parts))
 
 
 # -- who is looking ----------------------------------------------------------------------

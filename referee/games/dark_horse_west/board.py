@@ -38,6 +38,7 @@ from .describe import label, name_of, step_words
 from .hexes import hex_key, parse_edge
 
 WIDTH = 1000.0
+FONT = "DejaVu Sans, Verdana, sans-serif"
 MAP_BOX = (10.0, 0.0, 830.0, 556.0)  # x, y below the header, width, height
 HEX_SIZE = 50.0  # the largest hex (centre to corner); a big moderator's map gets smaller
 SIDE_X = 852.0  # the key beside the map
@@ -71,14 +72,8 @@ def board(
         parts += drawn
         y += height + (14 if height else 0)
     title = f"Dark Horse West: {whose_view(view, viewer)}"
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH:g} {y:.0f}" '
-        f'font-family="DejaVu Sans, Verdana, sans-serif">'
-        + svg.title(title)
-        + svg.element("rect", width=WIDTH, height=round(y), fill=DRAWING["paper"])
-        + "".join(parts)
-        + "</svg>"
-    )
+    paper = svg.element("rect", width=WIDTH, height=round(y), fill=DRAWING["paper"])
+    return svg.drawing(WIDTH, round(y), svg.title(title) + paper + "".join(parts), FONT)
 
 
 def _map_height(layout: HexLayout, view: dict[str, Any]) -> float:

@@ -73,10 +73,7 @@ def board(
         *_seats(view, names, content),
         _hand(state, content),
     ]
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {HEIGHT}"'
-        f' font-family="{FONT}">{"".join(parts)}</svg>'
-    )
+    return svg.drawing(WIDTH, HEIGHT, "".join(parts), FONT)
 
 
 def landing(state: dict[str, Any], horse: str) -> dict[str, Any] | None:

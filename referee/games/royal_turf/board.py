@@ -51,10 +51,7 @@ def board(view: View, *, content: Content = CONTENT, highlight: dict | None = No
         *(_lane(view, content, index, horse) for index, horse in enumerate(state["horses"])),
         lower,
     ]
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
-        f'font-family="sans-serif"><title>{svg.escape(_title(view))}</title>{"".join(drawn)}</svg>'
-    )
+    return svg.drawing(WIDTH, height, svg.title(_title(view)) + "".join(drawn))
 
 
 # --- whose view -----------------------------------------------------------------------
@@ -227,14 +224,15 @@ def _lane(view: View, content: Content, index: int, horse: dict[str, Any]) -> st
     notes = [f"gate {index + 1}"]
     notes += ["pace chip"] if state["pace_chip"] == horse["horse"] else []
     notes += ["last"] if state["last_place"] == horse["horse"] else []
-    return (
-        f'<g data-horse="{svg.escape(horse["horse"])}" data-space="{svg.escape(horse["space"])}">'
-        + _text(LABEL_X, middle - 3, name, 15, BOLD)
+    return svg.element(
+        "g",
+        _text(LABEL_X, middle - 3, name, 15, BOLD)
         + _text(LABEL_X, middle + 13, ", ".join(notes), SMALL, fill=content["drawing"]["muted"])
         + _pill(state, content, horse, middle)
         + _card(state, content, horse, middle)
-        + _bets(view, content, horse["horse"], middle)
-        + "</g>"
+        + _bets(view, content, horse["horse"], middle),
+        data_horse=horse["horse"],
+        data_space=horse["space"],
     )
 
 
@@ -389,7 +387,7 @@ def _placings(state: dict[str, Any], y: int) -> str:
     pace = horse_name(state["pace_chip"]) if state["pace_chip"] else "not taken"
     words = f"Placings: {', '.join(places)}; last: {last}; pace chip: {pace}"
     shown = _text(LABEL_X, y, words, 15, BOLD)
-    return f'<g data-placings="{svg.escape(",".join(placed))}">{shown}</g>'
+    return svg.element("g", shown, data_placings=",".join(placed))
 
 
 def _seat_row(view: View, colours: Content, seat: int, whose: Any, y: int) -> str:
@@ -401,14 +399,14 @@ def _seat_row(view: View, colours: Content, seat: int, whose: Any, y: int) -> st
         held = f"{chips} chips left (values sealed)"
     name = svg.shortened(players[seat], NAME_IN_ROW) + (" (you)" if whose == seat else "")
     colour = colours["seats"][seat % len(colours["seats"])]
-    return (
-        f'<g data-seat="{seat}"><title>{svg.escape(players[seat])}</title>'
-        + _circle(LABEL_X + 7, y - 5, 7, colour, stroke=colours["ink"])
+    return svg.group(
+        players[seat],
+        _circle(LABEL_X + 7, y - 5, 7, colour, stroke=colours["ink"])
         + _text(LABEL_X + 22, y, name, FONT, BOLD if whose == seat else None)
         + _text(MONEY_X, y, f"money {state['money'][seat]}", FONT)
         + _text(CHIPS_X, y, held, FONT)
-        + _text(STATUS_X, y, _seat_status(view, seat), FONT, BOLD)
-        + "</g>"
+        + _text(STATUS_X, y, _seat_status(view, seat), FONT, BOLD),
+        data_seat=seat,
     )
 
 
