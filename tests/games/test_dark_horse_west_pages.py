@@ -15,7 +15,7 @@ from referee.bots import choose
 from referee.engine import game
 from referee.engine.rng import Rng
 from referee.games import dark_horse_west as dhw
-from referee.games.dark_horse_west import board_map, describe
+from referee.games.dark_horse_west import board_map, labels, narration, words
 from referee.games.dark_horse_west.board_content import DRAWING
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -205,7 +205,7 @@ def test_a_spectator_sees_face_down_tiles_and_hands_as_hidden():
     mine = dhw.board(own)
     assert f"Your hand ({NAMES[0]})" in texts(parsed(mine))
     for card in own["state"]["hand"]:
-        assert describe.card_name(card) in mine
+        assert words.card_name(card) in mine
     if own["state"]["tiles_seen"]:
         assert "(seen)" in mine
 
@@ -371,7 +371,7 @@ def emitted_event_types() -> set[str]:
 def test_every_event_type_the_ruleset_emits_has_a_sentence():
     emitted = emitted_event_types()
     assert {"DicePlaced", "RailPlaced", "ScoresCounted", "GhostDiePlaced"} <= emitted
-    assert emitted <= set(describe.SENTENCES)
+    assert emitted <= set(narration.SENTENCES)
 
 
 def test_narrate_gives_one_sentence_per_event_of_a_whole_game():
@@ -390,7 +390,7 @@ def test_narrate_gives_one_sentence_per_event_of_a_whole_game():
     assert [t is None for t in hidden[:8]] == [True, False, False, True, False, True, False, False]
     assert all(t is None for r, t in zip(playing, hidden, strict=True) if r.get("redacted"))
     for record, sentence in zip(records, told, strict=True):
-        if record["type"] in describe.SENTENCES:
+        if record["type"] in narration.SENTENCES:
             assert isinstance(sentence, str) and sentence.endswith(".") and "None" not in sentence
     assert told[1].startswith("Turn order drawn: ")
     assert told[-1] is None  # GameEnded: the pages word it
@@ -465,9 +465,9 @@ def test_labels_read_as_the_game_speaks():
         "Play Mudslinging on Ben": {"type": "play_card", "card": "mudslinging-1", "target": 1},
         "First city at (4,4)": {"type": "place_city", "hex": "4,4"},
     }
-    for words, command in said.items():
-        assert dhw.label(command, view) == words
-    assert set(describe.LABELS) == set(dhw.COMMANDS)
+    for expected, command in said.items():
+        assert dhw.label(command, view) == expected
+    assert set(labels.LABELS) == set(dhw.COMMANDS)
 
 
 # --- option texts and content ------------------------------------------------------------------
@@ -552,9 +552,9 @@ def test_what_a_seat_keeps_never_changes_a_sentence_the_others_read():
     twins = [records + game.execute(state, seat, c, "keep-twins") for c in (first, other)]
     for viewer in (None, 1 - seat):
         told = [
-            describe.narrate([game.redact(r, viewer, False) for r in log], viewer, NAMES[:2])
+            narration.narrate([game.redact(r, viewer, False) for r in log], viewer, NAMES[:2])
             for log in twins
         ]
         assert told[0] == told[1], viewer
-    mine = [describe.narrate(log, seat, NAMES[:2])[-2:] for log in twins]
+    mine = [narration.narrate(log, seat, NAMES[:2])[-2:] for log in twins]
     assert mine[0] != mine[1]  # the keeper reads the card it kept

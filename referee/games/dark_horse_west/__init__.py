@@ -20,7 +20,8 @@ flow (the referee's automatic steps); turns (to_move, legal, decide); scoring
 from .board import board
 from .board_content import CONTENT, OPTION_TEXTS
 from .commands import COMMANDS
-from .describe import CHAPTER, label, narrate
+from .labels import label
+from .narration import CHAPTER, narrate
 from .options import OPTIONS, check_options, check_table
 from .scoring import outcome
 from .standing import STANDING_CHOICES, standing_answer

@@ -6,7 +6,7 @@ outcome), with presentation attributes only and every text escaped.
 (`place_rail`) drawn boldly with the two hexes it lies between and the cities and towns
 it would newly connect; a hex (`place_city`, `place_town`, a build, a look, a card's
 hex); the action space, Produce Resources icon or Dealer a placement uses; the card it
-plays or keeps. The header says it in words (describe.label).
+plays or keeps. The header says it in words (labels.label).
 """
 
 from typing import Any
@@ -34,8 +34,9 @@ from .board_table import (
     table_lines,
 )
 from .data import gun_actions
-from .describe import label, name_of, step_words
 from .hexes import hex_key, parse_edge
+from .labels import label
+from .words import name_of, step_words
 
 WIDTH = 1000.0
 FONT = "DejaVu Sans, Verdana, sans-serif"

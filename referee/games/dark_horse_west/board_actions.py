@@ -9,7 +9,7 @@ from .board_content import DRAWING, WORDS
 from .board_geometry import xy
 from .board_map import INK, group, outline, seat_colour, text
 from .data import BOARD, PRODUCE_SLOTS, RESOURCES, card_type, gun_actions
-from .describe import name_of
+from .words import name_of
 
 COLUMNS, CELL_W, CELL_H, GAP = 6, 160.0, 150.0, 4.0
 CHIP_H, DIE = 18.0, 15.0

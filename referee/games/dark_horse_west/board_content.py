@@ -1,7 +1,7 @@
 """What the pages say about Dark Horse West's ids, read from ../dark_horse_west.json
 (`content`, `drawing`, `option_texts`) and the house map: CONTENT, served beside the
 ruleset so a client can explain "land_grant-2" or "rail_baron", OPTION_TEXTS for the
-new-game form, and the words and colours board.py and describe.py use."""
+new-game form, and the words and colours the board, words.py, narration.py and labels.py use."""
 
 from typing import Any
 

@@ -8,8 +8,8 @@ from .. import _svg as svg
 from . import rails as rail_rules
 from .board_content import DRAWING
 from .board_geometry import HexLayout, xy
-from .describe import edge_words, hex_words, name_of
 from .hexes import DIRECTIONS, HOUSE, SAFE_ZONES, Board, Hex, hex_key, parse_hex
+from .words import edge_words, hex_words, name_of
 
 INK, FAINT = DRAWING["ink"], DRAWING["faint"]
 FILL: dict[str, str] = DRAWING["hex_fill"]

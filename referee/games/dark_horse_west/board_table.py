@@ -8,7 +8,7 @@ from .. import _svg as svg
 from .board_actions import short
 from .board_map import group, outline, seat_colour, seat_colour_name, text
 from .data import card_type, gun_actions
-from .describe import (
+from .words import (
     ORDINALS,
     action_name,
     card_name,

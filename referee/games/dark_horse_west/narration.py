@@ -1,152 +1,37 @@
-"""Dark Horse West in words: `narrate` tells each event as a viewer receives it, `label`
-names a legal command for a button, `step_words` says whose step it is. The words are
-the rule text's (actions, cards, goods from ../dark_horse_west.json); hexes are written
-"(q,r)" as the map shows them.
+"""Dark Horse West's events in words: `narrate` tells each event as a viewer receives it.
 
-`narrate` carries what earlier events told (the dice each seat shows, the placements on
-the board) from one event to the next; it never learns more than the events it is given.
-"""
+It carries what earlier events told (the dice each seat shows, the placements on the
+board) from one event to the next; it never learns more than the events it is given."""
 
 from collections.abc import Callable
 from typing import Any
 
 from .board_content import WORDS
-from .data import ACTIONS, CARDS, CHARACTERS, SCENARIOS, card_type, gun_actions
-from .hexes import hex_key, parse_edge
+from .data import CARDS, SCENARIOS, card_type
+from .words import (
+    action_name,
+    card_name,
+    cards_words,
+    change_words,
+    character_name,
+    edge_words,
+    goods_words,
+    gun_spot,
+    hex_words,
+    listed,
+    name_of,
+    order_words,
+    rails_words,
+    spot_words,
+    step_words,
+    values_words,
+)
 
 # what the replay page steps by besides events and moves: the events that open a round
 CHAPTER = ("round", ("RoundStarted",))
 
 Payload = dict[str, Any]
 Memory = dict[str, Any]
-ORDINALS = ("1st", "2nd", "3rd", "4th")
-GOODS_ORDER = tuple(WORDS["goods"])
-
-
-# --- words for ids --------------------------------------------------------------------
-
-
-def name_of(players: list[str], seat: Any) -> str:
-    """A seat's player name (a Ghost die has no seat)."""
-    if isinstance(seat, int) and 0 <= seat < len(players):
-        return players[seat]
-    if isinstance(seat, int):
-        return f"seat {seat + 1}"
-    return "the Ghost" if seat is None else f"seat {seat}"
-
-
-def hex_words(h: str) -> str:
-    """A hex as the map labels it: "(q,r)"."""
-    return f"({h})"
-
-
-def edge_words(edge: str) -> str:
-    """An edge as the two hexes it lies between."""
-    a, b = parse_edge(edge)
-    return f"between {hex_words(hex_key(a))} and {hex_words(hex_key(b))}"
-
-
-def goods_words(goods: dict[str, int]) -> str:
-    """Goods as "2 food + 1 Wild Die token" (signs dropped), in the usual order."""
-    parts = []
-    for good in sorted(goods, key=lambda g: GOODS_ORDER.index(g) if g in GOODS_ORDER else 99):
-        n = abs(goods[good])
-        one, many = WORDS["goods"].get(good, [good, good])
-        parts.append(f"{n} {one if n == 1 else many}")
-    return " + ".join(parts) or "nothing"
-
-
-def change_words(change: dict[str, int]) -> str:
-    """What a change of goods paid and gained: "pays 3 wood and gains 1 food"."""
-    lost = {g: n for g, n in change.items() if n < 0}
-    won = {g: n for g, n in change.items() if n > 0}
-    parts = ([f"pays {goods_words(lost)}"] if lost else []) + (
-        [f"gains {goods_words(won)}"] if won else []
-    )
-    return " and ".join(parts)
-
-
-def card_name(card: str, among: list[str] | None = None) -> str:
-    """A card's name; "#2" added when another copy of it is `among` the cards shown."""
-    kind = card_type(card)
-    name = str(CARDS[kind]["name"]) if kind in CARDS else card
-    twins = [c for c in among or [] if card_type(c) == kind and c != card]
-    return f"{name} #{card.rsplit('-', 1)[-1]}" if twins else name
-
-
-def cards_words(cards: list[str], among: list[str] | None = None) -> str:
-    """Cards named in order: "Drought, then Surveyor"."""
-    return ", then ".join(card_name(c, among) for c in cards)
-
-
-def action_name(action: str | None) -> str:
-    """An action space's name ("character" is the die on a character card)."""
-    if action == "character":
-        return "the character card"
-    return str(ACTIONS[action]["name"]) if action in ACTIONS else str(action)
-
-
-def spot_words(action: str | None, row: str | None = None, slot: str | None = None) -> str:
-    """An action space, with Produce Resources' row and icon: "Produce Resources: ore, 4+ icon"."""
-    if action == "produce" and row:
-        icon = f", {WORDS['produce_slots'].get(slot, slot)}" if slot else ""
-        return f"{action_name(action)}: {row}{icon}"
-    return action_name(action)
-
-
-def character_name(character: str | None) -> str:
-    """A character's name."""
-    return str(CHARACTERS[character]["name"]) if character in CHARACTERS else "no character"
-
-
-def listed(items: list[str]) -> str:
-    """Words joined as "a, b and c" ("nothing" for none)."""
-    if len(items) < 2:
-        return items[0] if items else "nothing"
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def order_words(order: list[int], players: list[str]) -> str:
-    """A turn order as names, first first."""
-    return ", ".join(name_of(players, s) for s in order)
-
-
-def _values(values: list[int]) -> str:
-    return "+".join(str(v) for v in values)
-
-
-def step_words(state: dict[str, Any], players: list[str]) -> str:
-    """Whose step it is and what is asked of them, from a view's state."""
-    task, step = state.get("task"), state.get("step")
-    if task:
-        who = name_of(players, task["seat"])
-        if task["kind"] == "rails":
-            why = WORDS["rails_why"].get(task["why"], task["why"])
-            return f"{who} lays {_rails(task['count'])} ({why})"
-        return f"{who} keeps a card ({action_name(task['action'])})"
-    if not step:
-        return ""
-    who = name_of(players, step.get("seat"))
-    kind = step["kind"]
-    if kind == "setup":
-        piece = {"character": "chooses a character", "city": "places a first city"}
-        return f"{who} {piece.get(step['piece'], 'places a first town')}"
-    if kind == "collect":
-        done = " (may play a card or settle up)" if step.get("collected") else ""
-        return f"{who} collects {action_name(step['action'])}{done}"
-    words = {
-        "gunslinger": "moves the Gunslinger pawn",
-        "place": "places dice",
-        "settle": "may pay loans, cash stock or use abilities",
-    }
-    return f"{who} {words.get(kind, kind)}"
-
-
-def _rails(count: int) -> str:
-    return "a rail" if count == 1 else f"{count} rails"
-
-
-# --- narrate ----------------------------------------------------------------------------
 
 
 def narrate(events: list[dict[str, Any]], viewer: Any, players: list[str]) -> list[str | None]:
@@ -201,7 +86,7 @@ def _placed(p: Payload, n: list[str], m: Memory) -> str:
         dice[engineer["die"]] = engineer["value"]
         m["dice"][seat] = dice
     shown = [dice[d] for d in p["dice"] if d in dice]
-    faces = _values(shown) if len(shown) == len(p["dice"]) else f"dice totalling {p['total']}"
+    faces = values_words(shown) if len(shown) == len(p["dice"]) else f"dice totalling {p['total']}"
     m["placements"].append({k: p.get(k) for k in ("seat", "action", "row", "slot", "total")})
     where = spot_words(p["action"], p.get("row"), p.get("slot"))
     if p["action"] == "turn_order" and p.get("rank"):
@@ -255,7 +140,7 @@ def _ghosts_rolled(p: Payload, n: list[str], m: Memory) -> str:
     groups: dict[str, list[int]] = {}
     for g in p["dice"]:
         groups.setdefault(g["group"], []).append(g["value"])
-    parts = [f"{_ghost_group(group)} {_values(vals)}" for group, vals in groups.items()]
+    parts = [f"{_ghost_group(group)} {values_words(vals)}" for group, vals in groups.items()]
     return f"The Ghost dice roll: {'; '.join(parts)}."
 
 
@@ -265,7 +150,7 @@ def _ghost_group(group: str) -> str:
 
 def _ghost_placed(p: Payload, n: list[str], m: Memory) -> str:
     faces = [m["ghosts"][d] for d in p["dice"] if d in m["ghosts"]]
-    shown = _values(faces) if faces else str(p["total"])
+    shown = values_words(faces) if faces else str(p["total"])
     who = _ghost_group(p["group"])
     who = who[:1].upper() + who[1:]
     if p.get("action"):
@@ -351,7 +236,7 @@ def _revealed(p: Payload, n: list[str], m: Memory) -> str:
 def _rails_due(p: Payload, n: list[str], m: Memory) -> str:
     why = WORDS["rails_why"].get(p["why"], p["why"])
     where = ", anywhere beside a rail" if p.get("anywhere") else ""
-    return f"{name_of(n, p['seat'])} has {_rails(p['count'])} to lay ({why}){where}."
+    return f"{name_of(n, p['seat'])} has {rails_words(p['count'])} to lay ({why}){where}."
 
 
 def _event_played(p: Payload, n: list[str], m: Memory) -> str:
@@ -436,12 +321,8 @@ def _scores(p: Payload, n: list[str], m: Memory) -> str:
 def _gunslinger(p: Payload, n: list[str], m: Memory) -> str:
     who = f"{name_of(n, p['seat'])}'s Gunslinger pawn"
     if p["from"] == p["to"]:
-        return f"{who} cannot move {p['die']} either way and stays on {_gun_spot(p['to'])}."
-    return f"{who} moves {p['die']} from {_gun_spot(p['from'])} to {_gun_spot(p['to'])}."
-
-
-def _gun_spot(position: int) -> str:
-    return f"{position} ({' and '.join(action_name(a) for a in gun_actions(position))})"
+        return f"{who} cannot move {p['die']} either way and stays on {gun_spot(p['to'])}."
+    return f"{who} moves {p['die']} from {gun_spot(p['from'])} to {gun_spot(p['to'])}."
 
 
 def _end(p: Payload, n: list[str], m: Memory) -> str:
@@ -486,7 +367,7 @@ SENTENCES: dict[str, Callable[[Payload, list[str], Memory], str]] = {
     "RailsDue": _rails_due,
     "RailPlaced": lambda p, n, m: f"{name_of(n, p['seat'])} lays a rail {edge_words(p['edge'])}.",
     "RailsForfeited": lambda p, n, m: (
-        f"{name_of(n, p['seat'])} has nowhere to lay {_rails(p['count'])}: forfeited."
+        f"{name_of(n, p['seat'])} has nowhere to lay {rails_words(p['count'])}: forfeited."
     ),
     "RoundStarted": _round_started,
     "DiceRolled": _rolled,
@@ -564,198 +445,4 @@ SENTENCES: dict[str, Callable[[Payload, list[str], Memory], str]] = {
     "RoundEnded": _simple("Game turn {round} ends."),
     "GameEndTriggered": _end,
     "ScoresCounted": _scores,
-}
-
-
-# --- label ------------------------------------------------------------------------------
-
-
-def label(command: dict[str, Any], view: dict[str, Any]) -> str:
-    """A legal command in the game's words, short enough for a button, distinct from
-    every other legal command of the same view."""
-    words = LABELS.get(command.get("type", ""))
-    if words is None:
-        return str(command.get("type", "?")).replace("_", " ").capitalize()
-    return words(command, view["state"], view.get("players", []))
-
-
-def actor(state: dict[str, Any]) -> int | None:
-    """The seat asked to act in a view's state."""
-    for part in (state.get("task"), state.get("step")):
-        if part and isinstance(part.get("seat"), int):
-            return int(part["seat"])
-    return None
-
-
-def dice_words(state: dict[str, Any], ids: list[int], *, seat: int | None = None) -> str:
-    """Dice of the acting seat by id with their faces: "dice 0+1 (3+4)"."""
-    seat = actor(state) if seat is None else seat
-    faces = state["dice"][seat] if seat is not None else []
-    shown = [str(faces[i]["value"]) if i < len(faces) else "?" for i in ids]
-    noun = "die" if len(ids) == 1 else "dice"
-    return f"{noun} {'+'.join(str(i) for i in ids)} ({'+'.join(shown)})"
-
-
-def _place(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    where = spot_words(c["action"], c.get("row"), c.get("slot"))
-    if c["action"] == "character":
-        where = f"your character card ({character_name(state['characters'][actor(state)])})"
-    said = f"Place {dice_words(state, c['dice'])} on {where}"
-    if c.get("wild"):
-        said += f", Wild Die token {c['wild']:+d}"
-    if c.get("engineer"):
-        said += f", Engineer token: die {c['engineer']['die']} to {c['engineer']['value']}"
-    if c.get("share"):
-        said += ", sharing with an Engineer token"
-    return said
-
-
-def _dealer_label(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    said = f"Dealer with {dice_words(state, [c['die']])}: "
-    if "loan" in c:
-        return said + f"a loan for {goods_words(c['loan'])}"
-    move = c["move"]
-    if "placement" in move:
-        placed = state["placements"][move["placement"]]
-        source = (
-            f"your dice on {spot_words(placed['action'], placed.get('row'), placed.get('slot'))}"
-        )
-    else:
-        source = dice_words(state, move["dice"])
-    target = spot_words(move["to"], move.get("row"), move.get("slot"))
-    share = ", sharing with an Engineer token" if move.get("share") else ""
-    return said + f"move {source} {move['delta']:+d} to {target}{share}"
-
-
-def _play(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    said = f"Play {card_name(c['card'], _hand(state))}"
-    if "target" in c:
-        said += f" on {name_of(players, c['target'])}"
-    parts = []
-    if "hex" in c:
-        parts.append(f"at {hex_words(c['hex'])}")
-    if "hexes" in c:
-        parts.append(f"look at {listed([hex_words(h) for h in c['hexes']])}")
-    if "take" in c:
-        parts.append(f"take {goods_words(c['take'])}")
-    if "pay" in c:
-        parts.append(f"pay {goods_words(c['pay'])}")
-    if "resource" in c:
-        parts.append(f"produce {c['resource']}")
-    if "die" in c:
-        parts.append(f"re-roll {dice_words(state, [c['die']])}")
-    if "remove_event" in c:
-        parts.append(f"discard the event {card_name(c['remove_event'])}")
-    return said + (f": {', '.join(parts)}" if parts else "")
-
-
-def _hand(state: dict[str, Any]) -> list[str]:
-    """The acting seat's hand as this view shows it (a seat's own, or the moderator's)."""
-    if "hand" in state:
-        return list(state["hand"])
-    seat = actor(state)
-    hands = state.get("hands") or []
-    return list(hands[seat]) if seat is not None and seat < len(hands) else []
-
-
-def _collect(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    step = state.get("step") or {}
-    placement = _current(state)
-    said = f"Collect {spot_words(step.get('action'), placement.get('row'), placement.get('slot'))}"
-    parts = []
-    if "build" in c:
-        parts.append(f"a {c['build']} at {hex_words(c['hex'])}")
-    if "resources" in c:
-        parts.append(f"produce {listed(c['resources'])}" if c["resources"] else "produce nothing")
-    if "pay" in c:
-        parts.append(f"pay {goods_words(c['pay'])}")
-    if "take" in c:
-        parts.append(f"take {goods_words(c['take'])}")
-    if "look" in c:
-        parts.append(f"look at {hex_words(c['look'])}")
-    if "remove_event" in c:
-        parts.append(f"discard the event {card_name(c['remove_event'])}")
-    return said + (f": {', '.join(parts)}" if parts else "")
-
-
-def _current(state: dict[str, Any]) -> dict[str, Any]:
-    step = state.get("step") or {}
-    index = step.get("placement")
-    placements = state.get("placements") or []
-    return placements[index] if isinstance(index, int) and index < len(placements) else {}
-
-
-def _keep(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    drawn = list((state.get("task") or {}).get("drawn", []))
-    if c.get("card"):
-        said = f"Keep {card_name(c['card'], drawn)}"
-    elif c.get("ability"):
-        data = CARDS[card_type(c["ability"])]
-        what = "take 1 gold" if data.get("ability") == "take_gold" else "lay 1 rail"
-        said = f"Use {data['name']}'s ability ({what}), keep no card"
-    else:
-        said = "Keep no card"
-    if c.get("top"):
-        said += f"; back on top: {cards_words(c['top'], drawn)}"
-    return said
-
-
-def _ability(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    ability = c["ability"]
-    among = _hand(state) + list(state.get("discarded_this_phase") or [])
-    if ability == "sell_card":
-        return f"Discard {card_name(c['card'], among)} for {goods_words(c['take'])} (The Scoundrel)"
-    if ability == "swap_card":
-        return (
-            f"Discard {card_name(c['card'], among)}, take {card_name(c['taken'], among)} "
-            "(The Scoundrel)"
-        )
-    if ability == "merchant_trade":
-        return f"Trade {goods_words(c['pay'])} for {goods_words(c['take'])} (The Merchant)"
-    if ability == "track":
-        return f"Look at the tile at {hex_words(c['hex'])} (The Tracker)"
-    return "Produce food on your towns (The Homesteader)"
-
-
-def _town(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    return f"First town at {hex_words(c['hex'])}"
-
-
-def _gun(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    seat = actor(state)
-    pawns, rolls = state.get("pawns") or [], state.get("gun_dice") or []
-    if seat is None or seat >= len(pawns) or rolls[seat] is None:
-        return f"Move the Gunslinger pawn {c['direction']}"
-    roll = rolls[seat] if c["direction"] == "up" else -rolls[seat]
-    return f"Move the Gunslinger pawn {c['direction']} to {_gun_spot(pawns[seat] + roll)}"
-
-
-def _flip(c: dict[str, Any], state: dict[str, Any], players: list[str]) -> str:
-    seat = actor(state)
-    deputy = [d for d in (state["dice"][seat] if seat is not None else []) if d["kind"] == "deputy"]
-    if not deputy:
-        return "Flip the Deputy die"
-    return f"Flip the Deputy die from {deputy[0]['value']} to {7 - deputy[0]['value']}"
-
-
-LABELS: dict[str, Callable[[dict[str, Any], dict[str, Any], list[str]], str]] = {
-    "choose_character": lambda c, s, n: f"Take {character_name(c['character'])}",
-    "place_city": lambda c, s, n: f"First city at {hex_words(c['hex'])}",
-    "place_town": _town,
-    "place_rail": lambda c, s, n: f"Rail {edge_words(c['edge'])}",
-    "move_gunslinger": _gun,
-    "flip_deputy": _flip,
-    "reroll": lambda c, s, n: f"Wild Die token: re-roll {dice_words(s, c['dice'])}",
-    "place": _place,
-    "dealer": _dealer_label,
-    "play_card": _play,
-    "collect": _collect,
-    "decline": lambda c, s, n: (
-        f"Decline {action_name((s.get('step') or {}).get('action'))}: pay nothing, gain nothing"
-    ),
-    "keep_card": _keep,
-    "pay_loan": lambda c, s, n: f"Pay off a loan with {goods_words(c['pay'])}",
-    "cash_stock": lambda c, s, n: f"Cash a Stock token for {goods_words(c['take'])}",
-    "use_ability": _ability,
-    "pass": lambda c, s, n: "Done: let the game go on",
 }
