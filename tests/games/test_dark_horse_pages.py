@@ -131,7 +131,7 @@ def test_each_horse_is_drawn_with_its_number_and_rank_and_the_dark_horse_is_mark
         assert group.get("data-rank") == str(rank)
         words = texts(group)
         assert f"#{group.get('data-horse')}" in words
-        assert dh.describe.ordinal(rank) in words
+        assert dh.words.ordinal(rank) in words
     dark = [g for g in horses if "DARK HORSE" in texts(g)]
     assert [g.get("data-horse") for g in dark] == ["6"]
     assert title_of(dark[0]) == "Horse #6: 7th, the Dark Horse"

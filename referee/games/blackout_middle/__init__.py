@@ -28,9 +28,10 @@ from .abilities import Dropped
 from .awards import outcome
 from .board import board
 from .commands import COMMANDS, MODERATOR_COMMANDS, decide, to_move
-from .describe import CHAPTER, CONTENT, OPTION_TEXTS, label, narrate
 from .judging import inspect_orders
+from .labels import label
 from .legal import legal
+from .narration import CHAPTER, narrate
 from .options import OPTIONS, check_options
 from .orders import check_orders, default_orders
 from .orders_form import order_fields, orders_from_form
@@ -39,6 +40,7 @@ from .state import apply, initial, setup
 from .summary import round_summary
 from .versions import VERSION, VERSIONS
 from .views import view
+from .words import CONTENT, OPTION_TEXTS
 
 NAME = "blackout-middle"
 # VERSION (the newest) and VERSIONS (every one this referee plays, oldest first) are in

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import _svg as svg
 from .data import DATA, HORSES, LAST_ROUND, START_SPACE, TRACK_LENGTH
-from .describe import (
+from .words import (
     CONTENT,
     bets_text,
     cards_text,

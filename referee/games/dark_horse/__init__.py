@@ -9,21 +9,24 @@ Decisions where the text is silent: ../shared/rules/README.md and docs/rules/dar
 The package: data (numbers and house deck from ../dark_horse.json), line (the horses and
 how they move), cards (action cards), options, state (initial, setup, apply), turns
 (to_move, legal, decide), scoring (outcome), versions (the versions played and what
-changed in each), board (the SVG a page shows), describe (CONTENT, OPTION_TEXTS, the
-sentences and labels); view is here.
+changed in each), board (the SVG a page shows), words (what ids and cards say, CONTENT,
+OPTION_TEXTS), narration (a sentence per event), labels (a label per command); view is
+here.
 """
 
 from typing import Any
 
 from ...engine.events import MODERATOR
 from .board import board
-from .describe import CHAPTER, CONTENT, OPTION_TEXTS, label, narrate
+from .labels import label
 from .line import ranks
+from .narration import CHAPTER, narrate
 from .options import OPTIONS, check_options
 from .scoring import outcome
 from .state import OVER, action_cards, apply, initial, setup
 from .turns import COMMANDS, decide, legal, timeout_move, to_move
 from .versions import VERSION, VERSIONS
+from .words import CONTENT, OPTION_TEXTS
 
 NAME = "dark-horse"
 # VERSION (the newest) and VERSIONS (every one this referee plays, oldest first) are in

@@ -12,7 +12,7 @@ from typing import Any
 from .. import _svg as svg
 from . import cards
 from .data import DATA, HORSES, RANKS
-from .describe import (
+from .words import (
     CONTENT,
     action_of,
     card_moves,

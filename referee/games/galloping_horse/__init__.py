@@ -13,12 +13,10 @@ from ...engine.events import Event, deal, event
 from ...engine.outcome import ranked
 from ...engine.rng import Rng
 from .._checks import invalid, is_int
-from .._data import load
 from .board import CONTENT, board
+from .data import DATA
 from .describe import CHAPTER, OPTION_TEXTS, label, narrate
 from .track import TRACK, first_empty_ahead
-
-DATA = load("galloping_horse.json")
 
 NAME = "galloping-horse"
 VERSION = "1.0.0"

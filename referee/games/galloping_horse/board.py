@@ -9,10 +9,8 @@ import math
 from typing import Any
 
 from .. import _svg as svg
-from .._data import load
+from .data import DATA
 from .track import TRACK, first_empty_ahead
-
-DATA = load("galloping_horse.json")
 
 WIDTH, HEIGHT = 1000, 720
 CX, CY = 390, 340  # centre of the loop

@@ -9,13 +9,12 @@ the seed) are left to the referee's own words (referee/posts/story.py): None her
 from collections.abc import Callable
 from typing import Any
 
-from .._data import load
 from .board import horse_name, join_words, landing, winners_sentence
+from .data import DATA
 
 # what the replay page steps by besides events and moves: the events that open a round
 CHAPTER = ("round", ("RoundStarted",))
 
-DATA = load("galloping_horse.json")
 OPTION_TEXTS: dict[str, str] = DATA["option_texts"]
 TRACK: int = DATA["track_spaces"]
 HORSES: list[str] = DATA["horses"]

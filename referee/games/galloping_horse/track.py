@@ -1,9 +1,9 @@
 """The loop the horses run: how many spaces it has, and where a card moves a horse on it
 (the rules and the board both ask)."""
 
-from .._data import load
+from .data import DATA
 
-TRACK: int = load("galloping_horse.json")["track_spaces"]
+TRACK: int = DATA["track_spaces"]
 
 
 def first_empty_ahead(distance: dict[str, int], horse: str) -> int:
