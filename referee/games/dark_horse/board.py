@@ -56,7 +56,7 @@ def board(view: View, *, content: Content = CONTENT, highlight: Any = None) -> s
         parts += drawn
     height = y + MARGIN
     title = svg.title(f"Dark Horse: {_seen_by(view)}")
-    return svg.drawing(WIDTH, height, title + _rect(0, 0, WIDTH, height, PAPER) + "".join(parts))
+    return svg.drawing(WIDTH, height, title + svg.rect(0, 0, WIDTH, height, PAPER) + "".join(parts))
 
 
 # -- who is looking ----------------------------------------------------------------------
@@ -143,10 +143,6 @@ def _text(
     return svg.text(x, y, words, size, fill=fill, font_weight=weight, text_anchor=place)
 
 
-def _rect(x: float, y: float, w: float, h: float, fill: str, **attrs: Any) -> str:
-    return svg.rect(x, y, w, h, fill, **attrs)
-
-
 def _group(tip: str, parts: Parts, **attrs: Any) -> str:
     """Parts with a tooltip; `class_` and data attributes name what they show."""
     return svg.group(tip, "".join(parts), **attrs)
@@ -166,7 +162,7 @@ def _small_card(
     size = max(11, w * 15 // SMALL_W)
     words = "?" if horse is None else f"#{horse}"
     face = [
-        _rect(x, y, w, h, fill, rx=4, **_outline(marked)),
+        svg.rect(x, y, w, h, fill, rx=4, **_outline(marked)),
         _text(x + w / 2, y + h / 2 + size / 3, words, size, fill=ink, bold=True, anchor="middle"),
     ]
     if horse is None:
@@ -240,13 +236,13 @@ def _horse_card(view: View, x: float, y: float, horse: int, marks: Marks) -> str
     cx, bottom = x + CARD_W / 2, y + CARD_H
     rank_words = ordinal(rank) if racing else f"{ordinal(rank)} so far"
     parts = [
-        _rect(x, y, CARD_W, CARD_H, fill, rx=8, **_outline(moving, 6)),
+        svg.rect(x, y, CARD_W, CARD_H, fill, rx=8, **_outline(moving, 6)),
         _text(cx, y + 78, f"#{horse}", 42, fill=ink, bold=True, anchor="middle"),
-        _rect(x + 8, bottom - 36, CARD_W - 16, 28, WHITE, rx=4),
+        svg.rect(x + 8, bottom - 36, CARD_W - 16, 28, WHITE, rx=4),
         _text(cx, bottom - 16, rank_words, 16 if racing else 13, bold=True, anchor="middle"),
     ]
     if dark:
-        parts.append(_rect(x + 8, y + 8, CARD_W - 16, 20, DARK, rx=3))
+        parts.append(svg.rect(x + 8, y + 8, CARD_W - 16, 20, DARK, rx=3))
         parts.append(_text(cx, y + 23, "DARK HORSE", 12, fill=WHITE, bold=True, anchor="middle"))
     if racing:
         points = state["rank_points"][rank - 1]
@@ -263,7 +259,7 @@ def _ghost(x: float, y: float, laid: Any) -> str:
     """Where the highlighted horse card would be laid."""
     horse = laid[0]
     parts = [
-        _rect(x, y, CARD_W, CARD_H, WHITE, rx=8, stroke_dasharray="8 5", **_outline(True)),
+        svg.rect(x, y, CARD_W, CARD_H, WHITE, rx=8, stroke_dasharray="8 5", **_outline(True)),
         _text(
             x + CARD_W / 2, y + 70, f"#{horse} here", 18, fill=MARK_INK, bold=True, anchor="middle"
         ),
@@ -292,7 +288,7 @@ def _outcome(view: View, y: int, marks: Marks, content: Content) -> Drawn:
     verb = "wins" if len(winners) == 1 else "share the victory"
     headline = f"{names_text(winners)} {verb} with {max(result.get('scores', [0]))} points"
     parts = [
-        _rect(MARGIN, y, WIDTH - 2 * MARGIN, 56, TO_MOVE, rx=8, stroke=MARK, stroke_width=2),
+        svg.rect(MARGIN, y, WIDTH - 2 * MARGIN, 56, TO_MOVE, rx=8, stroke=MARK, stroke_width=2),
         _text(WIDTH / 2, y + 24, headline, 18, bold=True, anchor="middle"),
     ]
     if "dark_horse" in result:
@@ -311,7 +307,7 @@ def _table(view: View, y: int, marks: Marks, content: Content) -> Drawn:
     state = view["state"]
     left = state["tokens_left"]
     parts = [
-        _rect(MARGIN, y, WIDTH - 2 * MARGIN, 92, PANEL, rx=8),
+        svg.rect(MARGIN, y, WIDTH - 2 * MARGIN, 92, PANEL, rx=8),
         _text(MARGIN + 12, y + 22, f"Dark Horse tokens left: {left}", bold=True),
         _text(MARGIN + 12, y + 84, _token_rule(state, content), 12, fill=NOTE),
     ]
@@ -370,7 +366,7 @@ def _seat_row(view: View, seat: int, y: int, marks: Marks) -> str:
     won = seat in (view.get("outcome") or {}).get("winners", [])
     name = _name(view, seat) + ("  ▶ to move" if to_move else "") + ("  ★ winner" if won else "")
     parts = [
-        _rect(MARGIN, y, WIDTH - 2 * MARGIN, ROW_H - 4, TO_MOVE if to_move else PANEL, rx=4),
+        svg.rect(MARGIN, y, WIDTH - 2 * MARGIN, ROW_H - 4, TO_MOVE if to_move else PANEL, rx=4),
         _text(COLUMNS["player"] + 8, y + 20, name, bold=to_move),
         _text(COLUMNS["hand"], y + 20, _hand_words(view, seat), 13),
         *_betting_cells(view, seat, y, marks),
@@ -378,7 +374,7 @@ def _seat_row(view: View, seat: int, y: int, marks: Marks) -> str:
     ]
     if named:
         parts.append(
-            _rect(MARGIN, y, WIDTH - 2 * MARGIN, ROW_H - 4, "none", rx=4, **_outline(True))
+            svg.rect(MARGIN, y, WIDTH - 2 * MARGIN, ROW_H - 4, "none", rx=4, **_outline(True))
         )
     if view.get("outcome"):
         parts.append(_text(COLUMNS["score"], y + 20, _score_words(view["outcome"], seat), 13))
@@ -474,7 +470,7 @@ def _tile(x: float, y: float, held: dict[str, Any], marked: bool, content: Conte
     short = {f"{kind}_short": text for kind, text in content["action_kinds_short"].items()}
     texts = {**content["action_kinds"], **short}
     parts = [
-        _rect(x, y, TILE_W, TILE_H, WHITE, rx=6, **_outline(marked, 5)),
+        svg.rect(x, y, TILE_W, TILE_H, WHITE, rx=6, **_outline(marked, 5)),
         _text(x + 8, y + 17, f"Card {number}", 12, fill=NOTE),
     ]
     titles = svg.wrapped(card_title(action), 21)[:2]
