@@ -6,6 +6,12 @@ import queue
 import threading
 from datetime import UTC, datetime
 
+# the result backend's module, imported here with the app and never later: Celery
+# imports it on a thread's first task sent, and an import still under way when a signal
+# handler, another thread or a greenlet needs it too hands that one a half-made module
+# ("partially initialized module 'celery.backends.redis' has no attribute
+# 'RedisBackend'") and the process stops with a traceback
+import celery.backends.redis  # noqa: F401
 from celery import Celery, Task
 from flask import Flask
 
